@@ -1,0 +1,169 @@
+//! Parser and matcher options.
+//!
+//! [`Config::default`] (equal to [`Config::rfc9309`]) is RFC-strict: every
+//! choice the RFC leaves open (a MAY) is taken in its most literal form.
+//! [`Config::google`] describes the widely deployed Google profile.
+
+/// The minimum parsing limit the RFC allows: 500 KiB (RFC 9309 §2.5).
+pub const MIN_PARSE_LIMIT: usize = 512_000;
+
+/// Options for parsing and matching.
+///
+/// The struct is `#[non_exhaustive]`: start from [`Config::default`],
+/// [`Config::rfc9309`] or [`Config::google`] and set the fields you need.
+///
+/// ```
+/// use reptest_reference::Config;
+/// let mut config = Config::default();
+/// config.accept_typos = true;
+/// assert_eq!(config.effective_parse_limit(), 512_000);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Config {
+    /// How many bytes of the file are parsed (RFC 9309 §2.5: a limit, if
+    /// any, MUST be at least 500 KiB). Values below 512,000 are raised to
+    /// 512,000 by [`Config::effective_parse_limit`]. Only lines that end
+    /// (not counting their line break) within the limit are parsed; a line
+    /// that straddles it is ignored entirely. Default: 512,000.
+    pub parse_limit: usize,
+    /// Skip one UTF-8 byte order mark (`EF BB BF`) at byte 0 only. The RFC
+    /// is silent (profile `profile-BOM`). Default: `true`.
+    pub skip_bom: bool,
+    /// Accept common misspellings of record names and a missing colon
+    /// (RFC 9309 §2.2.4 MAY): `useragent`, `user agent`, `disalow`,
+    /// `dissallow`, `dissalow`, `disallaw`, and `Disallow /x` with white
+    /// space as the separator. Default: `false`.
+    pub accept_typos: bool,
+    /// How a user-agent value is compared with a product token
+    /// (RFC 9309 §2.2.1 leaves values that are not bare tokens open).
+    /// Default: [`AgentValueMatch::LeadingToken`].
+    pub agent_value: AgentValueMatch,
+    /// What a rule pattern that starts with neither `/` nor `*` means
+    /// (RFC 9309 §2.2: the grammar wants `/`; its own example uses
+    /// `*.gif$`). Default: [`PatternWithoutSlash::Literal`].
+    pub pattern_without_slash: PatternWithoutSlash,
+    /// `None`: lines have no length limit. `Some(n)`: the octets of a line
+    /// beyond the first `n` are dropped before the line is parsed (a
+    /// profile choice; the RFC sets no per-line limit). Default: `None`.
+    pub max_line_length: Option<usize>,
+    /// RFC 9309 §2.3.1.3 (MAY): when the file is unavailable (4xx, or too
+    /// many redirects), `true` allows everything, `false` disallows
+    /// everything. Default: `true`.
+    pub unavailable_allows_all: bool,
+    /// RFC 9309 §2.3.1.2: crawlers SHOULD follow at least five redirects;
+    /// a fetch that needed more than this many is treated as unavailable.
+    /// Default: 5.
+    pub max_redirects: u32,
+}
+
+/// How a user-agent line's value is compared with the crawler's product
+/// token (RFC 9309 §2.2.1). The comparison is always case-insensitive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum AgentValueMatch {
+    /// The value's leading run of `[A-Za-z_-]` is compared with the whole
+    /// product token: `Examplebot/2.1` and `Examplebot (+https://x)` match
+    /// token `examplebot`; `examplebot-news` does not. A value whose leading
+    /// run is empty (e.g. `/bot`) matches no token.
+    #[default]
+    LeadingToken,
+    /// The whole value (trimmed of spaces and tabs) must equal the token.
+    WholeValue,
+}
+
+/// What a rule pattern that starts with neither `/` nor `*` means
+/// (RFC 9309 §2.2, requirement `2.2-PATTERN-SLASH`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum PatternWithoutSlash {
+    /// Taken as written: `*.gif$` still works, but `foo` can never match,
+    /// because every path starts with `/`.
+    #[default]
+    Literal,
+    /// A `/` is put in front: `foo` becomes `/foo` (and counts one more
+    /// octet of specificity).
+    PrependSlash,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            parse_limit: MIN_PARSE_LIMIT,
+            skip_bom: true,
+            accept_typos: false,
+            agent_value: AgentValueMatch::LeadingToken,
+            pattern_without_slash: PatternWithoutSlash::Literal,
+            max_line_length: None,
+            unavailable_allows_all: true,
+            max_redirects: 5,
+        }
+    }
+}
+
+impl Config {
+    /// The RFC-strict configuration; the same as [`Config::default`].
+    pub fn rfc9309() -> Config {
+        Config::default()
+    }
+
+    /// The Google profile: typos accepted, lines cut at 16,664 octets,
+    /// [`AgentValueMatch::LeadingToken`], [`PatternWithoutSlash::PrependSlash`].
+    pub fn google() -> Config {
+        Config {
+            accept_typos: true,
+            max_line_length: Some(16_664),
+            agent_value: AgentValueMatch::LeadingToken,
+            pattern_without_slash: PatternWithoutSlash::PrependSlash,
+            ..Config::default()
+        }
+    }
+
+    /// The parse limit in force: `parse_limit`, raised to at least 512,000
+    /// bytes, because RFC 9309 §2.5 requires a limit of at least 500 KiB.
+    pub fn effective_parse_limit(&self) -> usize {
+        self.parse_limit.max(MIN_PARSE_LIMIT)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_rfc_strict() {
+        let c = Config::default();
+        assert_eq!(c, Config::rfc9309());
+        assert_eq!(c.parse_limit, 512_000);
+        assert!(c.skip_bom);
+        assert!(!c.accept_typos);
+        assert_eq!(c.agent_value, AgentValueMatch::LeadingToken);
+        assert_eq!(c.pattern_without_slash, PatternWithoutSlash::Literal);
+        assert_eq!(c.max_line_length, None);
+        assert!(c.unavailable_allows_all);
+        assert_eq!(c.max_redirects, 5);
+    }
+
+    #[test]
+    fn google_profile() {
+        let g = Config::google();
+        assert!(g.accept_typos);
+        assert_eq!(g.max_line_length, Some(16_664));
+        assert_eq!(g.agent_value, AgentValueMatch::LeadingToken);
+        assert_eq!(g.pattern_without_slash, PatternWithoutSlash::PrependSlash);
+        assert!(g.skip_bom);
+    }
+
+    #[test]
+    fn parse_limit_is_clamped() {
+        let mut c = Config {
+            parse_limit: 10,
+            ..Config::default()
+        };
+        assert_eq!(c.effective_parse_limit(), 512_000);
+        c.parse_limit = 1_000_000;
+        assert_eq!(c.effective_parse_limit(), 1_000_000);
+        c.parse_limit = usize::MAX;
+        assert_eq!(c.effective_parse_limit(), usize::MAX);
+    }
+}

@@ -1,0 +1,189 @@
+//! Percent-encoding normalization of URL paths and rule patterns
+//! (RFC 9309 §2.2.2, §2.2.3).
+//!
+//! Both sides of a comparison are brought to one form, octet by octet:
+//!
+//! * an octet `>= 0x80` becomes `%XX` (RFC 9309 §2.2.2: octets outside
+//!   US-ASCII MUST be percent-encoded; requirement `2.2.2-ENCODE`), so `/ツ`
+//!   and `/%E3%83%84` are the same;
+//! * a valid `%xx` escape gets upper-case hex digits (`%c3` is `%C3`);
+//! * an escape of an unreserved ASCII character (`A-Z a-z 0-9 - . _ ~`) is
+//!   decoded (`2.2.2-DECODE-UNRESERVED`): `/%62%61%7A` is `/baz`;
+//! * other valid escapes (reserved characters such as `%2F`, `%3F`) stay
+//!   encoded, and reserved characters are not encoded (the
+//!   `2.2.2-ENCODE-RESERVED` MAY is not taken);
+//! * an invalid escape (`%zz`, a lone `%`) is kept literally.
+//!
+//! In a rule pattern only, `%2A` and `%24` become the literal octets `*` and
+//! `$`, which match those characters in the URL and are not wildcards
+//! (RFC 9309 §2.2.3, requirement `2.2.3-LITERAL`). In a URL path they stay
+//! `%2A` / `%24` like any reserved escape.
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// RFC 3986 unreserved characters.
+pub(crate) fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+fn push_escape(out: &mut Vec<u8>, b: u8) {
+    out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+}
+
+/// Whether `input` is already in normal form with no special octet, so it
+/// can be copied as is (fast path).
+fn is_plain(input: &[u8], pattern: bool) -> bool {
+    !input
+        .iter()
+        .any(|&b| b >= 0x80 || b == b'%' || (pattern && b == b'*'))
+}
+
+/// Normalizes a URL path (path + query) into `out` (appended).
+pub(crate) fn normalize_path_into(input: &[u8], out: &mut Vec<u8>) {
+    normalize(input, out, None);
+}
+
+/// Normalizes a rule pattern (without its anchoring `$`) into `out`
+/// (appended). The position in `out` of each wildcard `*` is pushed onto
+/// `stars`; a `*` that came from `%2A` is a literal and is not recorded.
+pub(crate) fn normalize_pattern_into(input: &[u8], out: &mut Vec<u8>, stars: &mut Vec<usize>) {
+    normalize(input, out, Some(stars));
+}
+
+fn normalize(input: &[u8], out: &mut Vec<u8>, mut stars: Option<&mut Vec<usize>>) {
+    let pattern = stars.is_some();
+    if is_plain(input, pattern) {
+        out.extend_from_slice(input);
+        return;
+    }
+    out.reserve(input.len());
+    let mut i = 0;
+    while let Some(&b) = input.get(i) {
+        i += 1;
+        if b >= 0x80 {
+            push_escape(out, b);
+        } else if b == b'%' {
+            let escape = match (input.get(i), input.get(i + 1)) {
+                (Some(&h), Some(&l)) => hex_value(h).zip(hex_value(l)).map(|(h, l)| h << 4 | l),
+                _ => None,
+            };
+            match escape {
+                Some(v) => {
+                    i += 2;
+                    if is_unreserved(v) || (pattern && (v == b'*' || v == b'$')) {
+                        out.push(v);
+                    } else {
+                        push_escape(out, v);
+                    }
+                }
+                None => out.push(b'%'),
+            }
+        } else {
+            if b == b'*' {
+                if let Some(stars) = stars.as_mut() {
+                    stars.push(out.len());
+                }
+            }
+            out.push(b);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(s: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        normalize_path_into(s, &mut out);
+        out
+    }
+
+    fn pattern(s: &[u8]) -> (Vec<u8>, Vec<usize>) {
+        let mut out = Vec::new();
+        let mut stars = Vec::new();
+        normalize_pattern_into(s, &mut out, &mut stars);
+        (out, stars)
+    }
+
+    #[test]
+    fn non_ascii_is_encoded_uppercase() {
+        assert_eq!(path("/ツ".as_bytes()), b"/%E3%83%84");
+        assert_eq!(path(b"/\xff"), b"/%FF");
+        assert_eq!(pattern("/ツ".as_bytes()).0, b"/%E3%83%84");
+    }
+
+    #[test]
+    fn hex_is_uppercased() {
+        assert_eq!(path(b"/%e3%83%84"), b"/%E3%83%84");
+        assert_eq!(path(b"/a%2fb"), b"/a%2Fb");
+    }
+
+    #[test]
+    fn unreserved_is_decoded() {
+        assert_eq!(path(b"/%62%61%7A"), b"/baz");
+        assert_eq!(path(b"/%41%2D%2e%5F%7e%30"), b"/A-._~0");
+        assert_eq!(pattern(b"/%62%61%7a").0, b"/baz");
+    }
+
+    #[test]
+    fn reserved_stays_encoded_and_unencoded() {
+        assert_eq!(path(b"/a%2Fb%3Fc"), b"/a%2Fb%3Fc");
+        assert_eq!(path(b"/a?b=c&d=/e:f"), b"/a?b=c&d=/e:f");
+        assert_eq!(path(b"/%25"), b"/%25");
+    }
+
+    #[test]
+    fn invalid_escapes_are_literal() {
+        assert_eq!(path(b"/%zz"), b"/%zz");
+        assert_eq!(path(b"/%"), b"/%");
+        assert_eq!(path(b"/%4"), b"/%4");
+        assert_eq!(path(b"/%%41"), b"/%A");
+        assert_eq!(path(b"/%4g"), b"/%4g");
+    }
+
+    #[test]
+    fn star_and_dollar_escapes_in_paths_stay_encoded() {
+        assert_eq!(path(b"/a%2A%24"), b"/a%2A%24");
+        assert_eq!(path(b"/a*$"), b"/a*$");
+    }
+
+    #[test]
+    fn star_and_dollar_escapes_in_patterns_are_literals() {
+        assert_eq!(pattern(b"/a%2A"), (b"/a*".to_vec(), vec![]));
+        assert_eq!(pattern(b"/a%2a%24"), (b"/a*$".to_vec(), vec![]));
+        assert_eq!(pattern(b"/a*b%2A*"), (b"/a*b**".to_vec(), vec![2, 5]));
+        assert_eq!(pattern(b"*"), (b"*".to_vec(), vec![0]));
+    }
+
+    #[test]
+    fn stars_positions_after_expansion() {
+        assert_eq!(
+            pattern("/ツ*".as_bytes()),
+            (b"/%E3%83%84*".to_vec(), vec![10])
+        );
+    }
+
+    #[test]
+    fn plain_input_is_copied() {
+        assert_eq!(path(b"/plain/path?q=1"), b"/plain/path?q=1");
+        assert_eq!(pattern(b"/x$y"), (b"/x$y".to_vec(), vec![]));
+    }
+
+    #[test]
+    fn unreserved_table() {
+        for b in 0u8..=255 {
+            let expected = b.is_ascii_alphanumeric() || b"-._~".contains(&b);
+            assert_eq!(is_unreserved(b), expected, "{b}");
+        }
+    }
+}

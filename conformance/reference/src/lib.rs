@@ -1,0 +1,109 @@
+//! The reptest reference matcher: a strict RFC 9309 (Robots Exclusion
+//! Protocol) robots.txt parser and matcher.
+//!
+//! * Bytes in: the body is `&[u8]`; parsing is total (invalid UTF-8, NUL,
+//!   byte order marks, any mix of CR / LF / CRLF, very long lines) and never
+//!   panics.
+//! * [`Config::default`] is RFC-strict; every choice the RFC leaves open is
+//!   a [`Config`] field; [`Config::google`] is the Google profile.
+//! * [`Robots`] is the compiled file: parse once, [`Robots::check`] many
+//!   times. A [`Verdict`] tells why, down to the deciding rule's line.
+//! * [`access::rules_in_force`] is the access method of RFC 9309 §2.3.1 and
+//!   the caching rule of §2.4 as a pure function; [`check_fetch`] combines it
+//!   with parsing and checking.
+//!
+//! ```
+//! use reptest_reference::{Config, Robots};
+//!
+//! let body = b"User-agent: *\nDisallow: /private/\nAllow: /private/*.css$\n";
+//! let robots = Robots::parse_with(body, &Config::rfc9309());
+//! assert!(!robots.is_allowed("examplebot", "https://example.com/private/x"));
+//! assert!(robots.is_allowed("examplebot", "https://example.com/private/site.css"));
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod access;
+mod config;
+mod encode;
+mod group;
+mod lines;
+mod parse;
+mod pattern;
+mod robots;
+mod url;
+mod verdict;
+mod warning;
+
+pub use access::AccessReason;
+pub use config::{AgentValueMatch, Config, PatternWithoutSlash, MIN_PARSE_LIMIT};
+pub use robots::Robots;
+pub use verdict::{MatchedRule, Reason, RuleKind, Verdict};
+pub use warning::{Warning, WarningKind};
+
+/// Applies the access method to `fetch` (RFC 9309 §2.3.1, §2.4; see
+/// [`access::rules_in_force`]), then, if a body is in force, parses it with
+/// `config` and checks `url` for `agent`.
+///
+/// When the access method allows or disallows everything, the verdict's
+/// reason is [`Reason::Access`], for every path (`/robots.txt` included).
+///
+/// ```
+/// use reptest_reference::access::Fetch;
+/// use reptest_reference::{check_fetch, AccessReason, Config, Reason};
+///
+/// let config = Config::default();
+/// let fetch = Fetch { status: Some(503), ..Fetch::default() };
+/// let verdict = check_fetch(&fetch, &config, "examplebot", "/page");
+/// assert!(!verdict.is_allowed());
+/// assert_eq!(verdict.reason(), &Reason::Access(AccessReason::Unreachable { status: Some(503) }));
+///
+/// let fetch = Fetch { status: Some(200), body: b"User-agent: *\nDisallow: /page", ..Fetch::default() };
+/// assert!(!check_fetch(&fetch, &config, "examplebot", "/page").is_allowed());
+/// ```
+pub fn check_fetch(fetch: &access::Fetch<'_>, config: &Config, agent: &str, url: &str) -> Verdict {
+    match access::rules_in_force(fetch, config) {
+        access::RulesInForce::Parsed(body) => Robots::parse_with(body, config).check(agent, url),
+        access::RulesInForce::AllowAll(reason) => Verdict::new(true, Reason::Access(reason)),
+        access::RulesInForce::DisallowAll(reason) => Verdict::new(false, Reason::Access(reason)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use access::{Cached, Fetch};
+
+    #[test]
+    fn check_fetch_paths() {
+        let c = Config::default();
+        let v = check_fetch(
+            &Fetch {
+                status: Some(404),
+                ..Fetch::default()
+            },
+            &c,
+            "a",
+            "/x",
+        );
+        assert!(v.is_allowed());
+        assert_eq!(
+            v.reason(),
+            &Reason::Access(AccessReason::Unavailable { status: 404 })
+        );
+        let v = check_fetch(
+            &Fetch {
+                cache: Some(Cached {
+                    age_hours: 3,
+                    body: b"user-agent: *\ndisallow: /x",
+                }),
+                ..Fetch::default()
+            },
+            &c,
+            "a",
+            "/x",
+        );
+        assert!(!v.is_allowed());
+        assert_eq!(v.line(), Some(2));
+    }
+}

@@ -1,0 +1,133 @@
+//! Extracting the part of a URL that rules are matched against
+//! (RFC 9309 §2.2.2, requirement `2.2.2-PATH`).
+//!
+//! Rules apply to the path of the URI including its query ("params and
+//! query"), never to the scheme, the authority or the fragment. An empty
+//! path is `/`.
+//!
+//! Accepted inputs:
+//!
+//! * an absolute URL `scheme://authority/path?query#fragment` (RFC 3986
+//!   §3: the scheme is a letter followed by letters, digits, `+`, `-`, `.`);
+//!   the authority runs to the first `/`, `?` or `#`;
+//! * `scheme:rest` without `//` (e.g. `urn:x`): the rest is the path;
+//! * a path starting with `/`, used as is (so `//a/b` is the path `//a/b`,
+//!   not a network-path reference);
+//! * `?query` alone, which becomes `/?query`;
+//! * anything else is taken as a relative path and gets a leading `/`
+//!   (`foo` becomes `/foo`, `example.com/a` becomes `/example.com/a`).
+//!
+//! In every case the fragment (from the first `#`) is dropped.
+
+use memchr::memchr;
+
+/// The path + query of `url`, and whether a `/` must be put in front of it
+/// (for an empty path or one that does not start with `/`).
+pub(crate) fn path_and_query(url: &[u8]) -> (bool, &[u8]) {
+    let rest = match url.first() {
+        Some(b'/') => url,
+        _ => match scheme_end(url) {
+            Some(colon) => {
+                let after = url.get(colon + 1..).unwrap_or_default();
+                match after.strip_prefix(b"//") {
+                    Some(authority_and_path) => {
+                        let end = authority_and_path
+                            .iter()
+                            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+                            .unwrap_or(authority_and_path.len());
+                        authority_and_path.get(end..).unwrap_or_default()
+                    }
+                    None => after,
+                }
+            }
+            None => url,
+        },
+    };
+    let rest = match memchr(b'#', rest) {
+        Some(i) => &rest[..i],
+        None => rest,
+    };
+    (rest.first() != Some(&b'/'), rest)
+}
+
+/// The index of the `:` that ends a URI scheme at the start of `url`.
+fn scheme_end(url: &[u8]) -> Option<usize> {
+    if !url.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    for (i, &b) in url.iter().enumerate().skip(1) {
+        match b {
+            b':' => return Some(i),
+            b if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.') => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(url: &str) -> String {
+        let (slash, rest) = path_and_query(url.as_bytes());
+        let mut s = String::new();
+        if slash {
+            s.push('/');
+        }
+        s.push_str(std::str::from_utf8(rest).unwrap());
+        s
+    }
+
+    #[test]
+    fn absolute_urls() {
+        assert_eq!(p("http://example.com/a/b?c=d#e"), "/a/b?c=d");
+        assert_eq!(p("https://example.com"), "/");
+        assert_eq!(p("https://example.com?q"), "/?q");
+        assert_eq!(p("https://example.com#frag"), "/");
+        assert_eq!(p("HTTP://user:pw@example.com:8080/x"), "/x");
+        assert_eq!(p("ftp+x.y-z://h/p"), "/p");
+        assert_eq!(p("https://example.com/a:b/c"), "/a:b/c");
+        assert_eq!(p("https://example.com//a"), "//a");
+    }
+
+    #[test]
+    fn paths() {
+        assert_eq!(p("/a/b?c#d"), "/a/b?c");
+        assert_eq!(p("/"), "/");
+        assert_eq!(p("//a/b"), "//a/b");
+        assert_eq!(p("/a:b"), "/a:b");
+        assert_eq!(p("/robots.txt#x"), "/robots.txt");
+    }
+
+    #[test]
+    fn query_only_and_empty() {
+        assert_eq!(p("?q=1"), "/?q=1");
+        assert_eq!(p(""), "/");
+        assert_eq!(p("#frag"), "/");
+    }
+
+    #[test]
+    fn scheme_without_authority() {
+        assert_eq!(p("urn:x/y"), "/x/y");
+        assert_eq!(p("http:/a"), "/a");
+    }
+
+    #[test]
+    fn relative_paths_get_a_slash() {
+        assert_eq!(p("foo"), "/foo");
+        assert_eq!(p("example.com/a"), "/example.com/a");
+        assert_eq!(p("1http://x/y"), "/1http://x/y");
+        assert_eq!(p("a b:c"), "/a b:c");
+    }
+
+    #[test]
+    fn scheme_detection() {
+        assert_eq!(scheme_end(b"http://x"), Some(4));
+        assert_eq!(scheme_end(b"h:"), Some(1));
+        assert_eq!(scheme_end(b":x"), None);
+        assert_eq!(scheme_end(b"http"), None);
+        assert_eq!(scheme_end(b"ht tp:"), None);
+        assert_eq!(scheme_end(b""), None);
+    }
+}
