@@ -1,0 +1,93 @@
+//! The reptest case model: loads and validates the RFC 9309 conformance corpus.
+//!
+//! The corpus is a folder of TOML files (`corpus/` at the top of the repository); the
+//! format is specified in `corpus/README.md`, and this crate enforces it. A [`Corpus`] is
+//! a list of [`Case`]s: each is one robots.txt body, byte for byte, with one or more
+//! [`Query`]s, each an (agent product token, URL) pair with the [`Expect`]ed outcome and
+//! the requirement IDs it tests. The requirement index (`corpus/requirements.md`, a copy
+//! of the project's `shared/rfc9309-requirements.md`) gives the IDs and their
+//! [`Level`]s.
+//!
+//! This crate knows nothing of any matcher: expected verdicts come from the RFC text.
+//!
+//! ```
+//! let corpus = reptest_corpus::Corpus::load(reptest_corpus::default_dir()).unwrap();
+//! let stats = corpus.stats();
+//! assert!(stats.queries >= stats.cases);
+//! for (case, query) in corpus.queries() {
+//!     assert!(!case.body.is_empty() || case.fetch.is_some() || query.expect.accepts(true));
+//! }
+//! ```
+#![deny(missing_docs)]
+
+mod body;
+mod error;
+mod load;
+mod model;
+mod raw;
+mod requirements;
+mod stats;
+mod unescape;
+
+pub use error::Error;
+pub use model::{Cache, Case, Dimension, Expect, Fetch, Level, Query, PROFILES};
+pub use requirements::{Requirement, RequirementIndex, RequirementLevel};
+pub use stats::{RequirementCoverage, Stats};
+
+use std::path::{Path, PathBuf};
+
+/// The corpus folder of this source tree (`corpus/` at the top of the repository).
+pub fn default_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
+}
+
+/// A loaded, validated corpus: every case file below a folder, plus the requirement index.
+#[derive(Debug, Clone)]
+pub struct Corpus {
+    cases: Vec<Case>,
+    requirements: RequirementIndex,
+}
+
+impl Corpus {
+    /// Loads `dir/requirements.md` and every `*.toml` file below `dir` (sorted by path),
+    /// and validates them. All problems found are reported together, each naming the
+    /// file, the line and the case id.
+    pub fn load(dir: impl AsRef<Path>) -> Result<Corpus, Error> {
+        load::load_dir(dir.as_ref())
+    }
+
+    /// Loads case files given one by one, validated against the index at `requirements`.
+    pub fn load_files(requirements: &Path, files: &[PathBuf]) -> Result<Corpus, Error> {
+        load::load_files(requirements, files)
+    }
+
+    /// The cases, in file order then in order of appearance.
+    pub fn cases(&self) -> &[Case] {
+        &self.cases
+    }
+
+    /// The requirement index the corpus was validated against.
+    pub fn requirements(&self) -> &RequirementIndex {
+        &self.requirements
+    }
+
+    /// Every query with its case, in corpus order.
+    pub fn queries(&self) -> impl Iterator<Item = (&Case, &Query)> {
+        self.cases
+            .iter()
+            .flat_map(|case| case.queries.iter().map(move |query| (case, query)))
+    }
+
+    /// Counts of cases and queries, per level and per requirement, and the requirements
+    /// that no query covers.
+    pub fn stats(&self) -> Stats {
+        stats::compute(self)
+    }
+
+    pub(crate) fn from_parts(cases: Vec<Case>, requirements: RequirementIndex) -> Corpus {
+        Corpus {
+            cases,
+            requirements,
+        }
+    }
+}

@@ -1,0 +1,360 @@
+//! Reads case files and validates them into the model, collecting every problem.
+
+use crate::body;
+use crate::error::{Error, Problem};
+use crate::model::{Cache, Case, Dimension, Expect, Fetch, Level, Query, PROFILES};
+use crate::raw;
+use crate::requirements::{RequirementIndex, RequirementLevel};
+use crate::Corpus;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+pub(crate) fn load_dir(dir: &Path) -> Result<Corpus, Error> {
+    let mut files = Vec::new();
+    collect_toml(dir, &mut files).map_err(|message| single(dir, message))?;
+    files.sort();
+    if files.is_empty() {
+        return Err(single(
+            dir,
+            "no *.toml case files found below this folder".into(),
+        ));
+    }
+    load_files(&dir.join("requirements.md"), &files)
+}
+
+pub(crate) fn load_files(requirements: &Path, files: &[PathBuf]) -> Result<Corpus, Error> {
+    let index = read_index(requirements)?;
+    let mut problems = Vec::new();
+    let mut cases = Vec::new();
+    for file in files {
+        match std::fs::read_to_string(file) {
+            Ok(text) => cases.extend(parse_file(file, &text, &index, &mut problems)),
+            Err(e) => problems.push(problem(file, None, None, format!("cannot read: {e}"))),
+        }
+    }
+    check_unique_ids(&cases, &mut problems);
+    if problems.is_empty() {
+        Ok(Corpus::from_parts(cases, index))
+    } else {
+        Err(Error::new(problems))
+    }
+}
+
+fn read_index(path: &Path) -> Result<RequirementIndex, Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| single(path, format!("cannot read the requirement index: {e}")))?;
+    RequirementIndex::parse(&text)
+        .map_err(|(line, message)| Error::new(vec![problem(path, Some(line), None, message)]))
+}
+
+fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read the folder: {e}"))?;
+    for entry in entries {
+        let path = entry
+            .map_err(|e| format!("cannot read the folder: {e}"))?
+            .path();
+        if path.is_dir() {
+            collect_toml(&path, out)?;
+        } else if path.extension().is_some_and(|ext| ext == "toml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Parses one file; problems go to `problems`, the cases that validated are returned.
+fn parse_file(
+    file: &Path,
+    text: &str,
+    index: &RequirementIndex,
+    problems: &mut Vec<Problem>,
+) -> Vec<Case> {
+    let raw: raw::File = match toml::from_str(text) {
+        Ok(raw) => raw,
+        Err(e) => {
+            let line = e.span().map(|span| line_of(text, span.start));
+            let message = e.message().to_owned();
+            problems.push(problem(
+                file,
+                line,
+                None,
+                format!("invalid case file: {message}"),
+            ));
+            return Vec::new();
+        }
+    };
+    if raw.case.is_empty() {
+        problems.push(problem(file, None, None, "no [[case]] tables".into()));
+    }
+    let mut cases = Vec::new();
+    for raw_case in raw.case {
+        let mut check = Checker {
+            file,
+            text,
+            index,
+            problems,
+            case: raw_case.id.get_ref().clone(),
+            ok: true,
+        };
+        if let Some(case) = check.case(raw_case) {
+            if check.ok {
+                cases.push(case);
+            }
+        }
+    }
+    cases
+}
+
+struct Checker<'a> {
+    file: &'a Path,
+    text: &'a str,
+    index: &'a RequirementIndex,
+    problems: &'a mut Vec<Problem>,
+    case: String,
+    ok: bool,
+}
+
+impl Checker<'_> {
+    fn fail(&mut self, line: usize, message: impl Into<String>) {
+        self.ok = false;
+        self.problems.push(problem(
+            self.file,
+            Some(line),
+            Some(self.case.clone()),
+            message.into(),
+        ));
+    }
+
+    fn case(&mut self, raw: raw::Case) -> Option<Case> {
+        let line = line_of(self.text, raw.id.span().start);
+        let id = raw.id.into_inner();
+        if id.is_empty()
+            || !id
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        {
+            self.fail(
+                line,
+                "the id must be lowercase ASCII letters, digits and `-`",
+            );
+        }
+        if raw.title.trim().is_empty() {
+            self.fail(line, "the title is empty");
+        }
+        let body = match (&raw.robots, &raw.body) {
+            (Some(robots), None) => body::text(robots, raw.unescape),
+            (None, Some(segments)) => body::generate(segments, raw.unescape),
+            _ => Err("give exactly one of `robots` or `body`".into()),
+        };
+        let body = body.unwrap_or_else(|message| {
+            self.fail(line, message);
+            Vec::new()
+        });
+        let mut dimensions = Vec::new();
+        for name in &raw.dimensions {
+            match Dimension::parse(name) {
+                Some(d) => dimensions.push(d),
+                None => self.fail(
+                    line,
+                    format!("unknown dimension `{name}` (known: {})", dimension_names()),
+                ),
+            }
+        }
+        let fetch = raw.fetch.map(|fetch| self.fetch(line, fetch, raw.unescape));
+        if raw.query.is_empty() {
+            self.fail(line, "a case needs at least one [[case.query]]");
+        }
+        let default_level = raw.level.as_deref();
+        let mut queries = Vec::new();
+        for (n, query) in raw.query.into_iter().enumerate() {
+            queries.push(self.query(
+                &id,
+                n + 1,
+                query,
+                raw.requirements.as_deref(),
+                default_level,
+            ));
+        }
+        Some(Case {
+            id,
+            title: raw.title,
+            body,
+            dimensions,
+            fetch,
+            queries: queries.into_iter().flatten().collect(),
+            file: self.file.to_path_buf(),
+            line,
+        })
+    }
+
+    fn fetch(&mut self, line: usize, raw: raw::Fetch, unescaped: bool) -> Fetch {
+        if let Some(status) = raw.status {
+            if !(100..=599).contains(&status) {
+                self.fail(
+                    line,
+                    format!("fetch.status {status} is not an HTTP status (100-599)"),
+                );
+            }
+        }
+        let cache = raw.cache.map(|cache| Cache {
+            age_hours: cache.age_hours,
+            body: body::text(&cache.robots, unescaped).unwrap_or_else(|message| {
+                self.fail(line, format!("fetch.cache.robots: {message}"));
+                Vec::new()
+            }),
+        });
+        Fetch {
+            status: raw.status,
+            network_error: raw.network_error,
+            redirects: raw.redirects,
+            cache,
+        }
+    }
+
+    fn query(
+        &mut self,
+        case_id: &str,
+        number: usize,
+        raw: raw::Query,
+        default_requirements: Option<&[String]>,
+        default_level: Option<&str>,
+    ) -> Option<Query> {
+        let line = line_of(self.text, raw.agent.span().start);
+        let at = format!("query {number}: ");
+        let agent = raw.agent.into_inner();
+        if agent.is_empty() {
+            self.fail(line, format!("{at}the agent is empty"));
+        }
+        if raw.url.is_empty() {
+            self.fail(line, format!("{at}the url is empty"));
+        }
+        if raw.why.trim().is_empty() {
+            self.fail(
+                line,
+                format!("{at}`why` is empty: say what in the RFC decides this"),
+            );
+        }
+        let expect = Expect::parse(&raw.expect);
+        if expect.is_none() {
+            self.fail(
+                line,
+                format!(
+                    "{at}expect `{}` is not allowed, disallowed or either",
+                    raw.expect
+                ),
+            );
+        }
+        let requirements = raw
+            .requirements
+            .or_else(|| default_requirements.map(<[String]>::to_vec))
+            .unwrap_or_default();
+        if requirements.is_empty() {
+            self.fail(
+                line,
+                format!("{at}no requirements: give `requirements` on the query or the case"),
+            );
+        }
+        let level_text = raw.level.as_deref().or(default_level);
+        let level = level_text.and_then(Level::parse);
+        if level.is_none() {
+            let found = level_text.map_or("nothing".into(), |l| format!("`{l}`"));
+            self.fail(
+                line,
+                format!("{at}level must be MUST, SHOULD or MAY, found {found}"),
+            );
+        }
+        let mut levels = Vec::new();
+        for id in &requirements {
+            match self.index.resolve(id) {
+                Some(entry) => levels.push(entry.level),
+                None => self.fail(line, format!("{at}unknown requirement ID `{id}`")),
+            }
+        }
+        if let Some(level) = level {
+            let fits = levels.contains(&RequirementLevel::Rfc(level))
+                || (level == Level::May && levels.iter().all(|l| *l == RequirementLevel::Profile));
+            if !levels.is_empty() && levels.len() == requirements.len() && !fits {
+                self.fail(
+                    line,
+                    format!("{at}level {level} is not the level of any cited requirement"),
+                );
+            }
+        }
+        let mut profiles = BTreeMap::new();
+        for (name, verdict) in raw.profiles {
+            if !PROFILES.contains(&name.as_str()) {
+                self.fail(
+                    line,
+                    format!(
+                        "{at}unknown profile `{name}` (known: {})",
+                        PROFILES.join(", ")
+                    ),
+                );
+            }
+            match Expect::parse(&verdict) {
+                Some(v) => {
+                    profiles.insert(name, v);
+                }
+                None => self.fail(
+                    line,
+                    format!("{at}profile verdict `{verdict}` is not allowed, disallowed or either"),
+                ),
+            }
+        }
+        Some(Query {
+            id: format!("{case_id}/{number}"),
+            agent,
+            url: raw.url,
+            expect: expect?,
+            requirements,
+            level: level?,
+            why: raw.why,
+            profiles,
+            triage: raw.triage,
+            line,
+        })
+    }
+}
+
+fn check_unique_ids(cases: &[Case], problems: &mut Vec<Problem>) {
+    let mut seen: HashMap<&str, &Case> = HashMap::new();
+    for case in cases {
+        if let Some(first) = seen.insert(&case.id, case) {
+            problems.push(problem(
+                &case.file,
+                Some(case.line),
+                Some(case.id.clone()),
+                format!(
+                    "duplicate case id, first used at {}:{}",
+                    first.file.display(),
+                    first.line
+                ),
+            ));
+        }
+    }
+}
+
+fn dimension_names() -> String {
+    Dimension::ALL.map(Dimension::as_str).join(", ")
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+fn problem(file: &Path, line: Option<usize>, case: Option<String>, message: String) -> Problem {
+    Problem {
+        file: file.to_path_buf(),
+        line,
+        case,
+        message,
+    }
+}
+
+fn single(path: &Path, message: String) -> Error {
+    Error::new(vec![problem(path, None, None, message)])
+}

@@ -1,0 +1,228 @@
+//! The validated case model: what the rest of reptest consumes.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+
+/// The profiles a query may override its expectation for. `rfc9309` is the default
+/// (the `expect` field itself); `google` describes google/robotstxt where the RFC leaves
+/// a choice.
+pub const PROFILES: &[&str] = &["rfc9309", "google"];
+
+/// One robots.txt body with its queries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Case {
+    /// Unique across the corpus: lowercase ASCII letters, digits and `-`.
+    pub id: String,
+    /// One line saying what the case is about.
+    pub title: String,
+    /// The robots.txt body, byte for byte (escapes and generators already applied).
+    pub body: Vec<u8>,
+    /// What the case exercises.
+    pub dimensions: Vec<Dimension>,
+    /// How the body was obtained (RFC 9309 §2.3.1); `None` is a plain HTTP 200.
+    pub fetch: Option<Fetch>,
+    /// The queries, at least one.
+    pub queries: Vec<Query>,
+    /// The file the case was read from.
+    pub file: PathBuf,
+    /// The 1-based line of the case's `id` in that file.
+    pub line: usize,
+}
+
+/// An (agent, URL) pair with its expected outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Query {
+    /// `case-id/N`, N counting the case's queries from 1: stable, unique.
+    pub id: String,
+    /// The crawler's product token.
+    pub agent: String,
+    /// An absolute URL or a path.
+    pub url: String,
+    /// The expected outcome under the default `rfc9309` profile.
+    pub expect: Expect,
+    /// Requirement IDs this query tests (at least one).
+    pub requirements: Vec<String>,
+    /// The level of the requirement tested.
+    pub level: Level,
+    /// One-line rationale from the RFC text.
+    pub why: String,
+    /// Expectations that differ under a named profile.
+    pub profiles: BTreeMap<String, Expect>,
+    /// Set when the RFC is unclear here and the expectation awaits a decision.
+    pub triage: Option<String>,
+    /// The 1-based line of the query's `agent` in its file.
+    pub line: usize,
+}
+
+impl Query {
+    /// The expectation under `profile` (the default one when the query gives none).
+    pub fn expect_for(&self, profile: &str) -> Expect {
+        self.profiles.get(profile).copied().unwrap_or(self.expect)
+    }
+}
+
+/// An expected outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Expect {
+    /// The URL may be crawled.
+    Allowed,
+    /// The URL must not be crawled.
+    Disallowed,
+    /// The RFC permits both answers.
+    Either,
+}
+
+impl Expect {
+    /// Whether a verdict (`true` = allowed) meets this expectation.
+    pub fn accepts(self, allowed: bool) -> bool {
+        match self {
+            Expect::Allowed => allowed,
+            Expect::Disallowed => !allowed,
+            Expect::Either => true,
+        }
+    }
+
+    /// `allowed`, `disallowed` or `either`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Expect::Allowed => "allowed",
+            Expect::Disallowed => "disallowed",
+            Expect::Either => "either",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Option<Expect> {
+        match text {
+            "allowed" => Some(Expect::Allowed),
+            "disallowed" => Some(Expect::Disallowed),
+            "either" => Some(Expect::Either),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Expect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A BCP 14 requirement level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// A violation is non-conformance.
+    Must,
+    /// A deviation is a warning.
+    Should,
+    /// Either behaviour conforms.
+    May,
+}
+
+impl Level {
+    /// `MUST`, `SHOULD` or `MAY`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Must => "MUST",
+            Level::Should => "SHOULD",
+            Level::May => "MAY",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Option<Level> {
+        match text {
+            "MUST" => Some(Level::Must),
+            "SHOULD" => Some(Level::Should),
+            "MAY" => Some(Level::May),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a case exercises: the fuzzers' and the reports' vocabulary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Dimension {
+    /// Case of record names, agent names and paths.
+    Case,
+    /// Percent-encoding of paths and patterns.
+    PercentEncoding,
+    /// `*` and `$`.
+    Wildcards,
+    /// Byte order marks.
+    Bom,
+    /// Parse limits and long lines.
+    SizeLimits,
+    /// How groups form and combine.
+    GroupMerging,
+    /// CR, LF and CRLF.
+    LineEndings,
+    /// Forms of user-agent values and product tokens.
+    AgentNames,
+}
+
+impl Dimension {
+    /// Every dimension, in order.
+    pub const ALL: [Dimension; 8] = [
+        Dimension::Case,
+        Dimension::PercentEncoding,
+        Dimension::Wildcards,
+        Dimension::Bom,
+        Dimension::SizeLimits,
+        Dimension::GroupMerging,
+        Dimension::LineEndings,
+        Dimension::AgentNames,
+    ];
+
+    /// The name used in case files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dimension::Case => "case",
+            Dimension::PercentEncoding => "percent-encoding",
+            Dimension::Wildcards => "wildcards",
+            Dimension::Bom => "bom",
+            Dimension::SizeLimits => "size-limits",
+            Dimension::GroupMerging => "group-merging",
+            Dimension::LineEndings => "line-endings",
+            Dimension::AgentNames => "agent-names",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Option<Dimension> {
+        Dimension::ALL.into_iter().find(|d| d.as_str() == text)
+    }
+}
+
+impl fmt::Display for Dimension {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How the robots.txt was obtained (RFC 9309 §2.3.1, §2.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fetch {
+    /// The final HTTP status; `None` with a cache and no network error means "not fetched again".
+    pub status: Option<u16>,
+    /// No HTTP response at all (DNS failure, timeout, reset).
+    pub network_error: bool,
+    /// Redirects followed before the final response.
+    pub redirects: u32,
+    /// A copy fetched earlier.
+    pub cache: Option<Cache>,
+}
+
+/// A previously fetched copy of the robots.txt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cache {
+    /// Its age in hours.
+    pub age_hours: u32,
+    /// Its body, byte for byte.
+    pub body: Vec<u8>,
+}

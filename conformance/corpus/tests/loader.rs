@@ -1,0 +1,237 @@
+//! The loader on malformed and well-formed case files: every error names the file, the
+//! line and the case id.
+
+use reptest_corpus::{Corpus, Dimension, Expect, Level};
+use std::path::PathBuf;
+
+const INDEX: &str = "## 2.1\n- `2.1-GROUP` MUST — groups.\n- `2.2.2-TIE-ALLOW` SHOULD — tie.\n- `2.2.1-UA-VALUE` MAY — values.\n## Profiles\n- `profile-BOM` — bom.\n- `profile-google-*` — google.\n";
+
+/// A fresh corpus folder holding `files` (name, text).
+fn corpus(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reptest-loader-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("rfc")).unwrap();
+    std::fs::write(dir.join("requirements.md"), INDEX).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join("rfc").join(file), text).unwrap();
+    }
+    dir
+}
+
+fn error(name: &str, text: &str) -> String {
+    let dir = corpus(name, &[("t.toml", text)]);
+    Corpus::load(&dir)
+        .expect_err("the corpus should not load")
+        .to_string()
+}
+
+const GOOD: &str = r#"
+[[case]]
+id = "good"
+title = "A good case"
+dimensions = ["group-merging"]
+requirements = ["2.1-GROUP"]
+level = "MUST"
+robots = '''
+User-agent: *
+Disallow: /
+'''
+
+[[case.query]]
+agent = "examplebot"
+url = "https://example.com/x"
+expect = "disallowed"
+why = "the star group disallows everything"
+
+[[case.query]]
+agent = "examplebot"
+url = "/y"
+expect = "either"
+requirements = ["2.2.1-UA-VALUE", "profile-google-agent"]
+level = "MAY"
+why = "a MAY"
+profiles = { google = "allowed" }
+triage = "unclear"
+"#;
+
+#[test]
+fn a_good_case_loads_with_defaults_applied() {
+    let dir = corpus("good", &[("t.toml", GOOD)]);
+    let corpus = Corpus::load(&dir).unwrap();
+    let case = &corpus.cases()[0];
+    assert_eq!(case.body, b"User-agent: *\nDisallow: /\n");
+    assert_eq!(case.dimensions, vec![Dimension::GroupMerging]);
+    assert_eq!(case.line, 3);
+    let q = &case.queries;
+    assert_eq!(q[0].id, "good/1");
+    assert_eq!(q[0].requirements, vec!["2.1-GROUP"]);
+    assert_eq!(q[0].level, Level::Must);
+    assert_eq!(q[0].line, 14);
+    assert_eq!(q[1].expect_for("google"), Expect::Allowed);
+    assert_eq!(q[1].expect_for("rfc9309"), Expect::Either);
+    assert_eq!(q[1].triage.as_deref(), Some("unclear"));
+    let stats = corpus.stats();
+    assert_eq!((stats.cases, stats.queries), (1, 2));
+    assert_eq!(stats.uncovered, vec!["2.2.2-TIE-ALLOW", "profile-BOM"]);
+    assert!(stats.under_covered.contains(&"2.1-GROUP".to_string()));
+}
+
+#[test]
+fn syntax_errors_name_file_and_line() {
+    let e = error("syntax", "[[case]]\nid = \"x\"\ntitle = \n");
+    assert!(e.contains("t.toml:3"), "{e}");
+    assert!(e.contains("invalid case file"), "{e}");
+}
+
+#[test]
+fn unknown_fields_are_rejected() {
+    let e = error(
+        "field",
+        &GOOD.replace("why = \"a MAY\"", "why = \"a MAY\"\nexpected = \"allowed\""),
+    );
+    assert!(e.contains("unknown field `expected`"), "{e}");
+}
+
+#[test]
+fn unknown_requirement_ids_name_the_case_and_line() {
+    let e = error("req", &GOOD.replace("[\"2.1-GROUP\"]", "[\"2.1-GROOP\"]"));
+    assert!(
+        e.contains("t.toml:14: case `good`: query 1: unknown requirement ID `2.1-GROOP`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn levels_must_fit_the_cited_requirements() {
+    let e = error(
+        "level",
+        &GOOD.replace("level = \"MUST\"", "level = \"SHOULD\""),
+    );
+    assert!(
+        e.contains("level SHOULD is not the level of any cited requirement"),
+        "{e}"
+    );
+    let e = error(
+        "level2",
+        &GOOD.replace("level = \"MUST\"", "level = \"must\""),
+    );
+    assert!(e.contains("level must be MUST, SHOULD or MAY"), "{e}");
+}
+
+#[test]
+fn bad_values_are_each_reported() {
+    let text = GOOD
+        .replace("expect = \"disallowed\"", "expect = \"denied\"")
+        .replace("google = \"allowed\"", "bing = \"maybe\"")
+        .replace("\"group-merging\"", "\"groups\"")
+        .replace("id = \"good\"", "id = \"Good Case\"");
+    let e = error("values", &text);
+    for needle in [
+        "expect `denied` is not allowed, disallowed or either",
+        "unknown profile `bing`",
+        "profile verdict `maybe`",
+        "unknown dimension `groups`",
+        "the id must be lowercase",
+    ] {
+        assert!(e.contains(needle), "missing {needle:?} in {e}");
+    }
+}
+
+#[test]
+fn duplicate_ids_across_files_are_rejected() {
+    let dir = corpus("dup", &[("a.toml", GOOD), ("b.toml", GOOD)]);
+    let e = Corpus::load(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("b.toml:3: case `good`: duplicate case id, first used at"),
+        "{e}"
+    );
+    assert!(e.contains("a.toml:3"), "{e}");
+}
+
+#[test]
+fn bodies_need_exactly_one_source_and_valid_escapes() {
+    let e = error(
+        "nobody",
+        &GOOD.replace("robots = '''\nUser-agent: *\nDisallow: /\n'''", ""),
+    );
+    assert!(e.contains("give exactly one of `robots` or `body`"), "{e}");
+    let e = error(
+        "escape",
+        &GOOD.replace("robots = '''", "unescape = true\nrobots = '''\\q"),
+    );
+    assert!(e.contains("unknown escape `\\q`"), "{e}");
+}
+
+#[test]
+fn escapes_and_generated_bodies_are_byte_exact() {
+    let text = r#"
+[[case]]
+id = "bytes"
+title = "escapes"
+unescape = true
+robots = '\xEF\xBB\xBFUser-agent: *\r\nDisallow: /\xFF\r'
+[[case.query]]
+agent = "a"
+url = "/"
+expect = "either"
+requirements = ["profile-BOM"]
+level = "MAY"
+why = "bom"
+
+[[case]]
+id = "big"
+title = "generated"
+[[case.body]]
+text = "User-agent: *\n"
+[[case.body]]
+pad_to = 512000
+[[case.body]]
+repeat = "ab"
+count = 3
+[case.fetch]
+status = 503
+redirects = 2
+[case.fetch.cache]
+age_hours = 30
+robots = "Disallow: /old"
+[[case.query]]
+agent = "a"
+url = "/"
+expect = "disallowed"
+requirements = ["2.1-GROUP"]
+level = "MUST"
+why = "x"
+"#;
+    let dir = corpus("bytes", &[("t.toml", text)]);
+    let corpus = Corpus::load(&dir).unwrap();
+    assert_eq!(
+        corpus.cases()[0].body,
+        b"\xEF\xBB\xBFUser-agent: *\r\nDisallow: /\xFF\r"
+    );
+    let big = &corpus.cases()[1];
+    assert_eq!(big.body.len(), 512_006);
+    assert!(big.body.ends_with(b"\nababab"));
+    let fetch = big.fetch.as_ref().unwrap();
+    assert_eq!(
+        (fetch.status, fetch.redirects, fetch.network_error),
+        (Some(503), 2, false)
+    );
+    assert_eq!(fetch.cache.as_ref().unwrap().body, b"Disallow: /old");
+}
+
+#[test]
+fn a_missing_folder_or_index_is_a_clear_error() {
+    let e = Corpus::load("/nonexistent/reptest")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("/nonexistent/reptest"), "{e}");
+    let dir = corpus("noindex", &[("t.toml", GOOD)]);
+    std::fs::remove_file(dir.join("requirements.md")).unwrap();
+    let e = Corpus::load(&dir).unwrap_err().to_string();
+    assert!(e.contains("cannot read the requirement index"), "{e}");
+}
+
+#[test]
+fn the_shipped_corpus_loads() {
+    Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"));
+}

@@ -1,0 +1,154 @@
+//! `reptest corpus`: statistics, validation, one case.
+
+use super::{CorpusArg, Outcome};
+use reptest_corpus::{Corpus, Stats};
+use serde_json::{json, Map, Value};
+use std::process::ExitCode;
+
+#[derive(clap::Subcommand)]
+pub enum Command {
+    /// Counts of cases and queries, per level and per requirement ID, and the
+    /// requirement IDs no query covers.
+    Stats {
+        #[command(flatten)]
+        corpus: CorpusArg,
+        /// Print JSON: {"cases", "queries", "uncovered", "under_covered", "per_level",
+        /// "per_expect", "per_requirement", "triage"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate every case file; print every problem with file, line and case id.
+    Check {
+        #[command(flatten)]
+        corpus: CorpusArg,
+    },
+    /// Print one case: its body in visible-character notation and its queries.
+    Show {
+        #[command(flatten)]
+        corpus: CorpusArg,
+        /// The case id (see the case files under corpus/).
+        id: String,
+    },
+}
+
+pub fn run(command: Command) -> Outcome {
+    match command {
+        Command::Stats { corpus, json } => {
+            let stats = corpus.load()?.stats();
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&stats_json(&stats)).map_err(|e| e.to_string())?
+                );
+            } else {
+                print_stats(&stats);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check { corpus } => {
+            let corpus = corpus.load()?;
+            let stats = corpus.stats();
+            println!("ok: {} cases, {} queries", stats.cases, stats.queries);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Show { corpus, id } => show(&corpus.load()?, &id),
+    }
+}
+
+fn stats_json(stats: &Stats) -> Value {
+    let per_level: Map<String, Value> = stats
+        .per_level
+        .iter()
+        .map(|(l, n)| (l.to_string(), json!(n)))
+        .collect();
+    let per_requirement: Map<String, Value> = stats
+        .per_requirement
+        .iter()
+        .map(|r| (r.id.clone(), json!(r.queries)))
+        .collect();
+    json!({
+        "cases": stats.cases,
+        "queries": stats.queries,
+        "uncovered": stats.uncovered,
+        "under_covered": stats.under_covered,
+        "per_level": per_level,
+        "per_expect": stats.per_expect,
+        "per_requirement": per_requirement,
+        "triage": stats.triage,
+    })
+}
+
+fn print_stats(stats: &Stats) {
+    println!(
+        "{} cases, {} queries ({} marked for triage)",
+        stats.cases, stats.queries, stats.triage
+    );
+    let levels: Vec<String> = stats
+        .per_level
+        .iter()
+        .map(|(l, n)| format!("{l} {n}"))
+        .collect();
+    println!("per level: {}", levels.join(", "));
+    let expects: Vec<String> = stats
+        .per_expect
+        .iter()
+        .map(|(e, n)| format!("{e} {n}"))
+        .collect();
+    println!("per expectation: {}", expects.join(", "));
+    println!("\n{:<26} {:<8} queries", "requirement", "level");
+    for r in &stats.per_requirement {
+        let mark = if stats.under_covered.contains(&r.id) {
+            "  <- under-covered"
+        } else {
+            ""
+        };
+        println!("{:<26} {:<8} {}{mark}", r.id, r.level, r.queries);
+    }
+    if stats.uncovered.is_empty() {
+        println!("\nevery requirement is covered");
+    } else {
+        println!("\nuncovered: {}", stats.uncovered.join(", "));
+    }
+}
+
+fn show(corpus: &Corpus, id: &str) -> Outcome {
+    let Some(case) = corpus.cases().iter().find(|c| c.id == id) else {
+        return Err(format!("no case with id `{id}` in the corpus"));
+    };
+    println!(
+        "{} ({}:{})\n{}\n",
+        case.id,
+        case.file.display(),
+        case.line,
+        case.title
+    );
+    if let Some(fetch) = &case.fetch {
+        println!("fetch: {fetch:?}\n");
+    }
+    println!("--- robots.txt ({} bytes) ---", case.body.len());
+    if case.body.len() > 4096 {
+        println!("{} ...", reptest::visible::render(&case.body[..2048]));
+    } else {
+        println!("{}", reptest::visible::render(&case.body));
+    }
+    println!("---");
+    for q in &case.queries {
+        println!(
+            "{}  {} {}  expect {}  [{} {}]",
+            q.id,
+            q.agent,
+            q.url,
+            q.expect,
+            q.level,
+            q.requirements.join(" ")
+        );
+        println!("    {}", q.why);
+        for (profile, expect) in &q.profiles {
+            println!("    profile {profile}: {expect}");
+        }
+        if let Some(triage) = &q.triage {
+            println!("    triage: {triage}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

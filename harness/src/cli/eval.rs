@@ -1,0 +1,35 @@
+//! `reptest eval`.
+
+use super::Outcome;
+use std::process::ExitCode;
+
+/// Answer JSON-lines requests on stdin, one JSON line each on stdout, in order.
+///
+/// Input lines: {"id": any (optional), "robots": "..." or "robots_b64": "...", "agent":
+/// "...", "url": "..."}. Output lines: {"id": ..., "verdict": "allowed"|"disallowed",
+/// "line": N} or {"id": ..., "error": "..."}. A bad line gets an error answer and the
+/// stream goes on; the exit code is 2 if any line was bad.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The implementation that answers (see `reptest impls`).
+    #[arg(long = "impl", value_name = "NAME", default_value = "reference")]
+    implementation: String,
+}
+
+pub fn run(args: Args) -> Outcome {
+    let implementation = reptest::impls::select(&[&args.implementation])?
+        .pop()
+        .ok_or("no implementation selected")?;
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    let totals = reptest::eval::stream(implementation.as_ref(), stdin, stdout)
+        .map_err(|e| format!("i/o: {e}"))?;
+    if totals.errors > 0 {
+        eprintln!(
+            "reptest eval: {} line(s) answered with an error, {} with a verdict",
+            totals.errors, totals.answered
+        );
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,84 @@
+//! Command-line parsing and dispatch; one module per subcommand.
+
+mod check;
+mod corpus;
+mod eval;
+mod impls;
+mod run;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The result of a subcommand: an exit code, or a message for an error exit (2).
+pub type Outcome = Result<ExitCode, String>;
+
+/// reptest: the conformance suite and differential tester for RFC 9309, the Robots
+/// Exclusion Protocol (robots.txt).
+///
+/// Exit codes: 0 success, 1 a check failed (a query did not pass), 2 a usage, input or
+/// corpus error.
+#[derive(Parser)]
+#[command(name = "reptest", version, propagate_version = true)]
+#[command(
+    after_help = "Examples:\n  reptest run                      run the corpus through the reference matcher\n  reptest check --robots robots.txt --agent examplebot --url https://example.com/private\n  reptest corpus stats --json      coverage of the RFC requirement index\n  echo '{\"robots\":\"User-agent: *\\nDisallow: /\",\"agent\":\"a\",\"url\":\"/x\"}' | reptest eval"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check one URL against one robots.txt and explain the verdict.
+    Check(check::Args),
+    /// Answer JSON-lines requests on stdin with one JSON line each on stdout.
+    Eval(eval::Args),
+    /// Inspect the case corpus: coverage statistics, validation, one case.
+    #[command(subcommand)]
+    Corpus(corpus::Command),
+    /// Run the corpus through implementations and print pass rates and failures.
+    Run(run::Args),
+    /// List the implementations reptest knows and whether each is available.
+    Impls(impls::Args),
+}
+
+impl Cli {
+    /// Runs the chosen subcommand.
+    pub fn run(self) -> Outcome {
+        match self.command {
+            Command::Check(args) => check::run(args),
+            Command::Eval(args) => eval::run(args),
+            Command::Corpus(command) => corpus::run(command),
+            Command::Run(args) => run::run(args),
+            Command::Impls(args) => impls::run(args),
+        }
+    }
+}
+
+/// The `--corpus` option shared by the subcommands that read the corpus.
+#[derive(clap::Args)]
+pub struct CorpusArg {
+    /// The corpus folder (with requirements.md and *.toml case files). Default: the
+    /// REPTEST_CORPUS environment variable, else this source tree's corpus/.
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+}
+
+impl CorpusArg {
+    /// Loads and validates the corpus; the error lists every problem found.
+    pub fn load(&self) -> Result<reptest_corpus::Corpus, String> {
+        let dir = self
+            .corpus
+            .clone()
+            .or_else(|| std::env::var_os("REPTEST_CORPUS").map(PathBuf::from))
+            .unwrap_or_else(reptest_corpus::default_dir);
+        reptest_corpus::Corpus::load(&dir).map_err(|e| {
+            format!(
+                "the corpus at {} is invalid ({} problem(s)):\n{e}",
+                dir.display(),
+                e.count()
+            )
+        })
+    }
+}

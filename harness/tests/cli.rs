@@ -1,0 +1,286 @@
+//! The `reptest` binary end to end: stable interface, clear errors, no panics.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn reptest(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reptest"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("reptest runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp_file(name: &str, body: &[u8]) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("reptest-cli-{}-{name}", std::process::id()));
+    std::fs::write(&path, body).unwrap();
+    path
+}
+
+#[test]
+fn check_prints_the_verdict_and_the_deciding_line() {
+    let robots = temp_file(
+        "check.txt",
+        b"User-agent: *\nAllow: /private/open\nDisallow: /private\n",
+    );
+    let path = robots.to_str().unwrap();
+    let out = reptest(
+        &[
+            "check",
+            "--robots",
+            path,
+            "--agent",
+            "examplebot",
+            "--url",
+            "https://example.com/private/x",
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("disallowed\n"), "{stdout}");
+    assert!(
+        stdout.contains("line 3") && stdout.contains("Disallow: /private"),
+        "{stdout}"
+    );
+
+    let out = reptest(
+        &[
+            "check",
+            "--robots",
+            path,
+            "--agent",
+            "examplebot",
+            "--url",
+            "/private/open",
+        ],
+        b"",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("allowed\n") && stdout.contains("line 2"),
+        "{stdout}"
+    );
+
+    let out = reptest(
+        &[
+            "check",
+            "--robots",
+            "-",
+            "--agent",
+            "examplebot",
+            "--url",
+            "/x",
+        ],
+        b"User-agent: other\nDisallow: /\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("allowed\n") && stdout.contains("no group"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn check_on_a_missing_file_is_a_clear_error() {
+    let out = reptest(
+        &[
+            "check",
+            "--robots",
+            "/nonexistent/robots.txt",
+            "--agent",
+            "a",
+            "--url",
+            "/",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("cannot read /nonexistent/robots.txt"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn eval_answers_every_line_in_order_and_survives_bad_ones() {
+    let input = concat!(
+        r#"{"id": 1, "robots": "User-agent: *\nDisallow: /a\n", "agent": "examplebot", "url": "https://example.com/a"}"#,
+        "\n",
+        "not json\n",
+        r#"{"id": "b", "robots_b64": "77u/VXNlci1hZ2VudDogKgpEaXNhbGxvdzogLwo=", "agent": "examplebot", "url": "/x"}"#,
+        "\n",
+        "\n",
+        r#"{"id": [3], "robots": "", "url": "/"}"#,
+        "\n",
+        r#"{"robots_b64": "!!", "agent": "a", "url": "/"}"#,
+        "\n",
+        r#"{"id": 5, "robots": "User-agent: *\nDisallow: /a\n", "agent": "examplebot", "url": "/b"}"#,
+        "\n",
+    );
+    let out = reptest(&["eval", "--impl", "reference"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(2), "bad lines make a non-zero exit");
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6, "{}", text(&out.stdout));
+    assert_eq!(
+        lines[0],
+        serde_json::json!({"id": 1, "verdict": "disallowed", "line": 2})
+    );
+    assert!(lines[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("line 2: invalid JSON"));
+    assert_eq!(lines[2]["id"], "b");
+    assert_eq!(
+        lines[2]["verdict"], "disallowed",
+        "a leading BOM is skipped by default"
+    );
+    assert_eq!(lines[3]["id"], serde_json::json!([3]));
+    assert!(lines[3]["error"]
+        .as_str()
+        .unwrap()
+        .contains("missing `agent`"));
+    assert!(lines[4]["error"].as_str().unwrap().contains("base64"));
+    assert_eq!(lines[4]["id"], serde_json::Value::Null);
+    assert_eq!(lines[5]["verdict"], "allowed");
+    assert!(
+        text(&out.stderr).contains("3 line(s) answered with an error, 3 with a verdict"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn eval_of_clean_input_exits_zero_and_unknown_impl_is_an_error() {
+    let out = reptest(&["eval"], br#"{"robots":"","agent":"a","url":"/"}"#);
+    assert!(out.status.success());
+    assert_eq!(
+        text(&out.stdout).trim(),
+        r#"{"id":null,"verdict":"allowed"}"#
+    );
+    let out = reptest(&["eval", "--impl", "nosuch"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown implementation `nosuch`"));
+}
+
+#[test]
+fn corpus_stats_json_reports_coverage() {
+    let out = reptest(&["corpus", "stats", "--json"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(stats["queries"].as_u64().unwrap() >= 300);
+    assert!(stats["cases"].as_u64().unwrap() > 0);
+    assert_eq!(stats["uncovered"], serde_json::json!([]));
+    assert!(stats["per_level"]["MUST"].as_u64().unwrap() > 0);
+    assert!(stats["per_requirement"]["2.2.2-LONGEST"].as_u64().unwrap() >= 3);
+}
+
+#[test]
+fn run_passes_on_the_shipped_corpus() {
+    let out = reptest(&["run"], b"");
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).contains("every query passed"));
+}
+
+#[test]
+fn a_malformed_corpus_is_reported_with_file_case_and_line() {
+    let dir = std::env::temp_dir().join(format!("reptest-cli-{}-badcorpus", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        reptest_corpus::default_dir().join("requirements.md"),
+        dir.join("requirements.md"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("bad.toml"),
+        "[[case]]\nid = \"broken\"\ntitle = \"t\"\nrobots = \"\"\n[[case.query]]\nagent = \"a\"\nurl = \"/\"\nexpect = \"yes\"\nrequirements = [\"9.9-NOPE\"]\nlevel = \"MUST\"\nwhy = \"w\"\n",
+    )
+    .unwrap();
+    for args in [
+        &["run", "--corpus"][..],
+        &["corpus", "stats", "--corpus"][..],
+    ] {
+        let mut args = args.to_vec();
+        args.push(dir.to_str().unwrap());
+        let out = reptest(&args, b"");
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("bad.toml:6: case `broken`: query 1: expect `yes`"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("unknown requirement ID `9.9-NOPE`"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+#[test]
+fn run_fails_when_a_query_fails() {
+    let dir = std::env::temp_dir().join(format!("reptest-cli-{}-failcorpus", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        reptest_corpus::default_dir().join("requirements.md"),
+        dir.join("requirements.md"),
+    )
+    .unwrap();
+    // A deliberately wrong expectation: the RFC says this URL is disallowed.
+    std::fs::write(
+        dir.join("wrong.toml"),
+        "[[case]]\nid = \"wrong\"\ntitle = \"t\"\nrobots = \"User-agent: *\\nDisallow: /\\n\"\n[[case.query]]\nagent = \"a\"\nurl = \"/x\"\nexpect = \"allowed\"\nrequirements = [\"2.2.2-PREFIX\"]\nlevel = \"MUST\"\nwhy = \"deliberately wrong\"\n",
+    )
+    .unwrap();
+    let out = reptest(&["run", "--corpus", dir.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("FAIL wrong/1")
+            && stdout.contains("expected allowed, got disallowed (line 2)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn impls_json_lists_the_reference() {
+    let out = reptest(&["impls", "--json"], b"");
+    assert!(out.status.success());
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reference = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == "reference")
+        .unwrap();
+    assert_eq!(reference["available"], true);
+    assert_eq!(reference["language"], "Rust");
+}
+
+#[test]
+fn help_teaches() {
+    let out = reptest(&["--help"], b"");
+    let stdout = text(&out.stdout);
+    for word in ["check", "eval", "corpus", "run", "impls", "Examples"] {
+        assert!(stdout.contains(word), "{stdout}");
+    }
+}

@@ -1,0 +1,83 @@
+//! Every corpus query through the reference matcher: all must pass, and the corpus must
+//! cover the whole requirement index.
+
+use reptest::{impls, runner, score};
+use reptest_corpus::{Corpus, Level};
+
+fn corpus() -> Corpus {
+    Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_reference_passes_every_corpus_query() {
+    let corpus = corpus();
+    let implementations = impls::select(&["reference"]).unwrap();
+    let run = runner::run(&corpus, &implementations);
+    let summary = &score::summarize(&corpus, &run, "rfc9309")[0];
+    let queries: Vec<_> = corpus.queries().collect();
+    let report: Vec<String> = summary
+        .failures
+        .iter()
+        .map(|f| {
+            let (case, query) = queries[f.query];
+            format!(
+                "{} ({}:{}) agent={} url={}: expected {}, got {}",
+                f.id,
+                case.file.display(),
+                query.line,
+                query.agent,
+                query.url,
+                f.expected,
+                f.outcome
+            )
+        })
+        .collect();
+    assert!(
+        report.is_empty(),
+        "{} queries failed:\n{}",
+        report.len(),
+        report.join("\n")
+    );
+    assert_eq!(
+        summary.total().pass,
+        queries.len(),
+        "every query must be judged and pass"
+    );
+}
+
+#[test]
+fn the_corpus_covers_the_requirement_index() {
+    let stats = corpus().stats();
+    assert!(stats.queries >= 300, "only {} queries", stats.queries);
+    assert!(
+        stats.uncovered.is_empty(),
+        "uncovered: {:?}",
+        stats.uncovered
+    );
+    assert!(
+        stats.under_covered.is_empty(),
+        "fewer queries than the level asks: {:?}",
+        stats.under_covered
+    );
+    for level in [Level::Must, Level::Should, Level::May] {
+        assert!(
+            stats.per_level.get(&level).copied().unwrap_or(0) > 0,
+            "no {level} query"
+        );
+    }
+}
+
+#[test]
+fn the_reference_reports_a_deciding_line_for_rule_verdicts() {
+    let corpus = corpus();
+    let implementations = impls::select(&["reference"]).unwrap();
+    let run = runner::run(&corpus, &implementations);
+    let with_line = run.outcomes[0]
+        .iter()
+        .filter(|o| matches!(o, reptest::Outcome::Verdict { line: Some(_), .. }))
+        .count();
+    assert!(
+        with_line * 2 > run.outcomes[0].len(),
+        "most verdicts come from a rule with a line: {with_line}"
+    );
+}
