@@ -26,11 +26,11 @@ fn small_file() -> Vec<u8> {
     }
     s.push_str("\nUser-agent: otherbot\nUser-agent: thirdbot\n");
     for i in 0..10 {
-        s.push_str(&format!("Disallow: /section-{i}/*/draft\n"));
+        s.push_str(&format!("Disallow: /s{i}/*/draft\n"));
     }
     s.push_str("\nUser-agent: *\nCrawl-delay: 10\n");
     for i in 0..10 {
-        s.push_str(&format!("Disallow: /archive/{i}/old*.html$\n"));
+        s.push_str(&format!("Disallow: /a/{i}/old*.htm$\n"));
     }
     s.push_str("Sitemap: https://example.com/sitemap.xml\n");
     s.into_bytes()

@@ -19,6 +19,8 @@
 //! (RFC 9309 §2.2.3, requirement `2.2.3-LITERAL`). In a URL path they stay
 //! `%2A` / `%24` like any reserved escape.
 
+use memchr::{memchr, memchr2};
+
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// RFC 3986 unreserved characters.
@@ -42,9 +44,18 @@ fn push_escape(out: &mut Vec<u8>, b: u8) {
 /// Whether `input` is already in normal form with no special octet, so it
 /// can be copied as is (fast path).
 fn is_plain(input: &[u8], pattern: bool) -> bool {
-    !input
-        .iter()
-        .any(|&b| b >= 0x80 || b == b'%' || (pattern && b == b'*'))
+    input.is_ascii()
+        && if pattern {
+            memchr2(b'%', b'*', input).is_none()
+        } else {
+            memchr(b'%', input).is_none()
+        }
+}
+
+/// Whether a pattern body is already normal and has no wildcard, so its
+/// octets can be used as written.
+pub(crate) fn pattern_is_plain(input: &[u8]) -> bool {
+    is_plain(input, true)
 }
 
 /// Normalizes a URL path (path + query) into `out` (appended).
@@ -65,20 +76,33 @@ fn normalize(input: &[u8], out: &mut Vec<u8>, mut stars: Option<&mut Vec<usize>>
         out.extend_from_slice(input);
         return;
     }
-    out.reserve(input.len());
-    let mut i = 0;
-    while let Some(&b) = input.get(i) {
-        i += 1;
+    out.reserve(input.len() + 8);
+    let special = |b: u8| b >= 0x80 || b == b'%' || (pattern && b == b'*');
+    let mut rest = input;
+    loop {
+        // Copy the run of ordinary octets in one go.
+        let run = rest.iter().position(|&b| special(b)).unwrap_or(rest.len());
+        out.extend_from_slice(&rest[..run]);
+        let Some((&b, tail)) = rest[run..].split_first() else {
+            return;
+        };
+        rest = tail;
         if b >= 0x80 {
             push_escape(out, b);
-        } else if b == b'%' {
-            let escape = match (input.get(i), input.get(i + 1)) {
-                (Some(&h), Some(&l)) => hex_value(h).zip(hex_value(l)).map(|(h, l)| h << 4 | l),
+        } else if b == b'*' {
+            if let Some(stars) = stars.as_mut() {
+                stars.push(out.len());
+            }
+            out.push(b);
+        } else {
+            // b == b'%'
+            let escape = match rest {
+                [h, l, ..] => hex_value(*h).zip(hex_value(*l)).map(|(h, l)| h << 4 | l),
                 _ => None,
             };
             match escape {
                 Some(v) => {
-                    i += 2;
+                    rest = rest.get(2..).unwrap_or_default();
                     if is_unreserved(v) || (pattern && (v == b'*' || v == b'$')) {
                         out.push(v);
                     } else {
@@ -87,13 +111,6 @@ fn normalize(input: &[u8], out: &mut Vec<u8>, mut stars: Option<&mut Vec<usize>>
                 }
                 None => out.push(b'%'),
             }
-        } else {
-            if b == b'*' {
-                if let Some(stars) = stars.as_mut() {
-                    stars.push(out.len());
-                }
-            }
-            out.push(b);
         }
     }
 }

@@ -1,19 +1,26 @@
 //! Groups, user-agent matching and rule selection (RFC 9309 §2.1, §2.2.1,
 //! §2.2.2).
+//!
+//! All groups of a file live in one [`Groups`] value: flat vectors of
+//! groups, agents and rules (a group's agents and rules are contiguous
+//! ranges, since a file is read top to bottom and rules always go to the
+//! last group) plus the pattern [`Store`].
+
+use std::ops::Range;
 
 use crate::config::AgentValueMatch;
-use crate::pattern::Pattern;
+use crate::pattern::{Pattern, Span, Store};
 use crate::verdict::{MatchedRule, RuleKind};
 
 /// What one user-agent line names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Agent {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Agent {
     /// `*`: the group for crawlers that no other group names
     /// (RFC 9309 §2.2.1, `2.2.1-STAR-FALLBACK`).
     Star,
-    /// The octets compared (case-insensitively) with a product token.
-    /// Never empty.
-    Token(Box<[u8]>),
+    /// The octets compared (case-insensitively) with a product token, in
+    /// the store's text arena. Never empty.
+    Token(Span),
     /// A value that can name no crawler (empty, or no leading token).
     Nobody,
 }
@@ -27,197 +34,262 @@ pub(crate) fn is_product_token(value: &[u8]) -> bool {
     !value.is_empty() && value.iter().all(|&b| is_token_char(b))
 }
 
-impl Agent {
-    /// Interprets a user-agent value (already trimmed).
-    ///
-    /// Only a value that is exactly `*` is the star group; `*bot` or `* x`
-    /// are not (their leading token is empty, so they name nobody under
-    /// [`AgentValueMatch::LeadingToken`], and no token can equal them under
-    /// [`AgentValueMatch::WholeValue`]).
-    pub(crate) fn from_value(value: &[u8], mode: AgentValueMatch) -> Agent {
-        if value == b"*" {
-            return Agent::Star;
-        }
-        let key = match mode {
-            AgentValueMatch::LeadingToken => {
-                let end = value
-                    .iter()
-                    .position(|&b| !is_token_char(b))
-                    .unwrap_or(value.len());
-                &value[..end]
-            }
-            AgentValueMatch::WholeValue => value,
-        };
-        if key.is_empty() {
-            Agent::Nobody
-        } else {
-            Agent::Token(key.into())
-        }
+/// The part of a user-agent value (already trimmed) that is compared with
+/// product tokens; `None` for the star group `*`.
+///
+/// Only a value that is exactly `*` is the star group; `*bot` or `* x` are
+/// not (their leading token is empty, so they name nobody under
+/// [`AgentValueMatch::LeadingToken`], and no token can equal them under
+/// [`AgentValueMatch::WholeValue`]).
+fn agent_key(value: &[u8], mode: AgentValueMatch) -> Option<&[u8]> {
+    if value == b"*" {
+        return None;
     }
-
-    /// Whether this names the product token `token` (case-insensitive,
-    /// RFC 9309 §2.2.1, `2.2.1-CASE`). `*` names no token here.
-    fn names(&self, token: &[u8]) -> bool {
-        match self {
-            Agent::Token(key) => key.eq_ignore_ascii_case(token),
-            Agent::Star | Agent::Nobody => false,
+    Some(match mode {
+        AgentValueMatch::LeadingToken => {
+            let end = value
+                .iter()
+                .position(|&b| !is_token_char(b))
+                .unwrap_or(value.len());
+            &value[..end]
         }
-    }
+        AgentValueMatch::WholeValue => value,
+    })
 }
 
-/// One rule of a group.
-#[derive(Debug, Clone)]
-pub(crate) struct Rule {
-    pub(crate) line: usize,
-    pub(crate) kind: RuleKind,
-    /// As written (lossy UTF-8).
-    pub(crate) written: Box<str>,
-    pub(crate) pattern: Pattern,
-}
-
-impl Rule {
-    pub(crate) fn to_matched(&self) -> MatchedRule {
-        MatchedRule {
-            line: self.line,
-            kind: self.kind,
-            pattern: self.written.to_string(),
-        }
-    }
+/// One rule.
+#[derive(Debug, Clone, Copy)]
+struct Rule {
+    line: usize,
+    kind: RuleKind,
+    /// As written, in the store's text arena.
+    written: Span,
+    pattern: Pattern,
 }
 
 /// A group: user-agent lines then rules (RFC 9309 §2.1, `2.1-GROUP`).
 #[derive(Debug, Clone)]
-pub(crate) struct Group {
+struct Group {
     /// 1-based line of the first user-agent line.
-    pub(crate) line: usize,
-    pub(crate) agents: Vec<Agent>,
-    pub(crate) rules: Vec<Rule>,
+    line: usize,
+    agents: Range<usize>,
+    rules: Range<usize>,
 }
 
-impl Group {
-    pub(crate) fn new(line: usize) -> Group {
-        Group {
-            line,
-            agents: Vec::new(),
-            rules: Vec::new(),
+/// All groups of a file, compiled.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Groups {
+    groups: Vec<Group>,
+    agents: Vec<Agent>,
+    rules: Vec<Rule>,
+    store: Store,
+}
+
+impl Groups {
+    /// Empty, with room for the rules of `body` (the part to be parsed).
+    pub(crate) fn with_capacity(body: &[u8]) -> Groups {
+        // Vectors of wildcard data hold large items; reserving up front
+        // avoids regrowing them, within reason.
+        let stars = memchr::memchr_iter(b'*', body).take(64).count();
+        Groups {
+            groups: Vec::with_capacity(4),
+            agents: Vec::with_capacity(4),
+            // A rule line is rarely shorter than 16 octets.
+            rules: Vec::with_capacity((body.len() / 24).min(1 << 16)),
+            store: Store::with_capacity(body.len(), stars),
         }
     }
 
-    fn names(&self, token: &[u8]) -> bool {
-        self.agents.iter().any(|a| a.names(token))
+    /// Whether any group has been started.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.groups.is_empty()
     }
 
-    fn is_star(&self) -> bool {
-        self.agents.contains(&Agent::Star)
+    /// Starts a new group at a user-agent line.
+    pub(crate) fn start_group(&mut self, line: usize) {
+        let agents = self.agents.len();
+        let rules = self.rules.len();
+        self.groups.push(Group {
+            line,
+            agents: agents..agents,
+            rules: rules..rules,
+        });
     }
-}
 
-/// The groups that apply to `token`, as indices: all groups that name it,
-/// merged (RFC 9309 §2.2.1, `2.2.1-MERGE`); only if there are none, all `*`
-/// groups (`2.2.1-STAR-FALLBACK`, `2.2.1-SPECIFIC-ONLY`). Empty: no group
-/// applies (`2.2.1-NO-GROUP`).
-pub(crate) fn applicable(groups: &[Group], token: &[u8]) -> Vec<usize> {
-    let specific: Vec<usize> = groups
-        .iter()
-        .enumerate()
-        .filter(|(_, g)| g.names(token))
-        .map(|(i, _)| i)
-        .collect();
-    if !specific.is_empty() {
-        return specific;
+    /// Adds a user-agent value (trimmed) to the last group.
+    pub(crate) fn add_agent(&mut self, value: &[u8], mode: AgentValueMatch) {
+        let agent = match agent_key(value, mode) {
+            None => Agent::Star,
+            Some([]) => Agent::Nobody,
+            Some(key) => Agent::Token(self.store.push_text(key)),
+        };
+        if let Some(group) = self.groups.last_mut() {
+            self.agents.push(agent);
+            group.agents.end = self.agents.len();
+        }
     }
-    groups
-        .iter()
-        .enumerate()
-        .filter(|(_, g)| g.is_star())
-        .map(|(i, _)| i)
-        .collect()
-}
 
-/// The deciding rule among the rules of `applied` groups for a normalized
-/// `path` (RFC 9309 §2.2.2): the matching rule with the highest specificity
-/// wins whatever its position (`2.2.2-LONGEST`); on a tie, allow beats
-/// disallow (`2.2.2-TIE-ALLOW`); among equal candidates the first in file
-/// order is reported, so duplicate rules never change anything
-/// (`2.2.2-DEDUP`).
-pub(crate) fn best_rule<'g>(
-    groups: &'g [Group],
-    applied: &[usize],
-    path: &[u8],
-) -> Option<&'g Rule> {
-    let mut best: Option<&Rule> = None;
-    for group in applied.iter().filter_map(|&i| groups.get(i)) {
-        for rule in &group.rules {
-            if let Some(b) = best {
-                let (rs, bs) = (rule.pattern.specificity(), b.pattern.specificity());
-                let better = rs > bs
-                    || (rs == bs && rule.kind == RuleKind::Allow && b.kind == RuleKind::Disallow);
-                if !better {
-                    continue;
+    /// Adds a rule to the last group; an empty pattern is not stored, as it
+    /// matches nothing (RFC 9309 §2.2).
+    pub(crate) fn add_rule(&mut self, line: usize, kind: RuleKind, raw: &[u8], prepend: bool) {
+        if raw.is_empty() {
+            return;
+        }
+        if let Some(group) = self.groups.last_mut() {
+            let (written, pattern) = self.store.compile(raw, prepend);
+            self.rules.push(Rule {
+                line,
+                kind,
+                written,
+                pattern,
+            });
+            group.rules.end = self.rules.len();
+        }
+    }
+
+    /// Releases excess capacity once parsing is done.
+    pub(crate) fn finish(&mut self) {
+        self.store.finish();
+        if self.rules.capacity() > 2 * self.rules.len() + 16 {
+            self.rules.shrink_to_fit();
+        }
+    }
+
+    fn agents_of(&self, group: &Group) -> &[Agent] {
+        self.agents.get(group.agents.clone()).unwrap_or_default()
+    }
+
+    fn rules_of(&self, group: &Group) -> &[Rule] {
+        self.rules.get(group.rules.clone()).unwrap_or_default()
+    }
+
+    /// Whether `group` names the product token `token` (case-insensitive,
+    /// RFC 9309 §2.2.1, `2.2.1-CASE`). `*` names no token here.
+    fn names(&self, group: &Group, token: &[u8]) -> bool {
+        self.agents_of(group).iter().any(|agent| match agent {
+            Agent::Token(key) => key.get(self.store.text()).eq_ignore_ascii_case(token),
+            Agent::Star | Agent::Nobody => false,
+        })
+    }
+
+    fn is_star(&self, group: &Group) -> bool {
+        self.agents_of(group).contains(&Agent::Star)
+    }
+
+    /// The groups that apply to `token`, as indices: all groups that name
+    /// it, merged (RFC 9309 §2.2.1, `2.2.1-MERGE`); only if there are none,
+    /// all `*` groups (`2.2.1-STAR-FALLBACK`, `2.2.1-SPECIFIC-ONLY`). Empty:
+    /// no group applies (`2.2.1-NO-GROUP`).
+    pub(crate) fn applicable(&self, token: &[u8]) -> Vec<usize> {
+        let mut applied: Vec<usize> = (0..self.groups.len())
+            .filter(|&i| self.names(&self.groups[i], token))
+            .collect();
+        if applied.is_empty() {
+            applied.extend((0..self.groups.len()).filter(|&i| self.is_star(&self.groups[i])));
+        }
+        applied
+    }
+
+    /// The first user-agent line of each group in `applied`.
+    pub(crate) fn lines(&self, applied: &[usize]) -> Vec<usize> {
+        applied
+            .iter()
+            .filter_map(|&i| self.groups.get(i))
+            .map(|g| g.line)
+            .collect()
+    }
+
+    /// The deciding rule among the rules of the `applied` groups for a
+    /// normalized `path` (RFC 9309 §2.2.2): the matching rule with the
+    /// highest specificity wins whatever its position (`2.2.2-LONGEST`); on
+    /// a tie, allow beats disallow (`2.2.2-TIE-ALLOW`); among equal
+    /// candidates the first in file order is reported, so duplicate rules
+    /// never change anything (`2.2.2-DEDUP`). Rules that could not beat the
+    /// current best are not even matched.
+    pub(crate) fn best_rule(&self, applied: &[usize], path: &[u8]) -> Option<MatchedRule> {
+        let mut best: Option<&Rule> = None;
+        for group in applied.iter().filter_map(|&i| self.groups.get(i)) {
+            for rule in self.rules_of(group) {
+                if let Some(b) = best {
+                    let (rs, bs) = (rule.pattern.specificity(), b.pattern.specificity());
+                    let better = rs > bs
+                        || (rs == bs
+                            && rule.kind == RuleKind::Allow
+                            && b.kind == RuleKind::Disallow);
+                    if !better {
+                        continue;
+                    }
+                }
+                if self.store.matches(&rule.pattern, path) {
+                    best = Some(rule);
                 }
             }
-            if rule.pattern.matches(path) {
-                best = Some(rule);
-            }
         }
+        best.map(|rule| MatchedRule {
+            line: rule.line,
+            kind: rule.kind,
+            pattern: String::from_utf8_lossy(rule.written.get(self.store.text())).into_owned(),
+        })
     }
-    best
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn rule(line: usize, kind: RuleKind, p: &str) -> Rule {
-        Rule {
-            line,
-            kind,
-            written: p.into(),
-            pattern: Pattern::compile(p.as_bytes(), false),
+    type Spec<'a> = [(&'a [&'a str], &'a [(RuleKind, &'a str)])];
+
+    fn build(spec: &Spec<'_>) -> Groups {
+        let mut g = Groups::default();
+        let mut line = 1;
+        for (agents, rules) in spec {
+            g.start_group(line);
+            for a in *agents {
+                g.add_agent(a.as_bytes(), AgentValueMatch::LeadingToken);
+                line += 1;
+            }
+            for (kind, p) in *rules {
+                g.add_rule(line, *kind, p.as_bytes(), false);
+                line += 1;
+            }
         }
+        g.finish();
+        g
     }
 
-    fn group(line: usize, agents: &[&str], rules: Vec<Rule>) -> Group {
-        Group {
-            line,
-            agents: agents
-                .iter()
-                .map(|a| Agent::from_value(a.as_bytes(), AgentValueMatch::LeadingToken))
-                .collect(),
-            rules,
-        }
+    fn key(value: &str, mode: AgentValueMatch) -> Option<&[u8]> {
+        agent_key(value.as_bytes(), mode)
     }
 
     #[test]
     fn agent_values_leading_token() {
         let lt = AgentValueMatch::LeadingToken;
-        assert_eq!(Agent::from_value(b"*", lt), Agent::Star);
-        assert_eq!(
-            Agent::from_value(b"Examplebot/2.1", lt),
-            Agent::Token((*b"Examplebot").into())
-        );
-        assert_eq!(Agent::from_value(b"*bot", lt), Agent::Nobody);
-        assert_eq!(Agent::from_value(b"", lt), Agent::Nobody);
-        assert_eq!(Agent::from_value(b"/x", lt), Agent::Nobody);
-        let a = Agent::from_value(b"examplebot-news", lt);
-        assert!(!a.names(b"examplebot"));
-        assert!(a.names(b"ExampleBot-News"));
-        assert!(Agent::from_value(b"Foo Bot", lt).names(b"foo"));
+        assert_eq!(key("*", lt), None);
+        assert_eq!(key("Examplebot/2.1", lt), Some(&b"Examplebot"[..]));
+        assert_eq!(key("*bot", lt), Some(&b""[..]));
+        assert_eq!(key("", lt), Some(&b""[..]));
+        assert_eq!(key("/x", lt), Some(&b""[..]));
+        assert_eq!(key("examplebot-news", lt), Some(&b"examplebot-news"[..]));
+        assert_eq!(key("Foo Bot", lt), Some(&b"Foo"[..]));
     }
 
     #[test]
     fn agent_values_whole_value() {
         let wv = AgentValueMatch::WholeValue;
-        assert!(!Agent::from_value(b"Examplebot/2.1", wv).names(b"examplebot"));
-        assert!(Agent::from_value(b"ExampleBot", wv).names(b"examplebot"));
-        assert_eq!(Agent::from_value(b"*", wv), Agent::Star);
-        assert!(!Agent::from_value(b"Foo Bot", wv).names(b"foo"));
+        assert_eq!(key("Examplebot/2.1", wv), Some(&b"Examplebot/2.1"[..]));
+        assert_eq!(key("*", wv), None);
+        assert_eq!(key("Foo Bot", wv), Some(&b"Foo Bot"[..]));
     }
 
     #[test]
-    fn empty_token_names_nothing() {
-        assert!(!Agent::from_value(b"/x", AgentValueMatch::LeadingToken).names(b""));
-        assert!(!Agent::Star.names(b""));
+    fn names_case_insensitively_never_empty() {
+        let g = build(&[(&["ExampleBot", "/x", "", "*"], &[])]);
+        assert_eq!(g.applicable(b"examplebot"), vec![0]);
+        assert_eq!(g.applicable(b"EXAMPLEBOT"), vec![0]);
+        // empty token: only as the star group
+        assert_eq!(g.applicable(b""), vec![0]);
+        let g = build(&[(&["/x", ""], &[])]);
+        assert!(g.applicable(b"").is_empty());
     }
 
     #[test]
@@ -230,37 +302,45 @@ mod tests {
 
     #[test]
     fn specific_groups_merge_and_exclude_star() {
-        let groups = vec![
-            group(1, &["a"], vec![]),
-            group(3, &["*"], vec![]),
-            group(5, &["b", "A"], vec![]),
-        ];
-        assert_eq!(applicable(&groups, b"a"), vec![0, 2]);
-        assert_eq!(applicable(&groups, b"B"), vec![2]);
-        assert_eq!(applicable(&groups, b"c"), vec![1]);
-        let no_star = vec![group(1, &["a"], vec![])];
-        assert!(applicable(&no_star, b"c").is_empty());
+        let g = build(&[(&["a"], &[]), (&["*"], &[]), (&["b", "A"], &[])]);
+        assert_eq!(g.applicable(b"a"), vec![0, 2]);
+        assert_eq!(g.applicable(b"B"), vec![2]);
+        assert_eq!(g.applicable(b"c"), vec![1]);
+        assert_eq!(g.lines(&[0, 2]), vec![1, 3]);
+        let g = build(&[(&["a"], &[])]);
+        assert!(g.applicable(b"c").is_empty());
     }
 
     #[test]
     fn longest_wins_tie_allows() {
-        let groups = vec![group(
-            1,
+        use RuleKind::{Allow, Disallow};
+        let g = build(&[(
             &["*"],
-            vec![
-                rule(2, RuleKind::Disallow, "/a"),
-                rule(3, RuleKind::Allow, "/a/b"),
-                rule(4, RuleKind::Disallow, "/a/b/c"),
-                rule(5, RuleKind::Disallow, "/x"),
-                rule(6, RuleKind::Allow, "/x"),
-                rule(7, RuleKind::Allow, "/x"),
+            &[
+                (Disallow, "/a"),
+                (Allow, "/a/b"),
+                (Disallow, "/a/b/c"),
+                (Disallow, "/x"),
+                (Allow, "/x"),
+                (Allow, "/x"),
+                (Disallow, ""),
             ],
-        )];
-        let best = |p: &str| best_rule(&groups, &[0], p.as_bytes()).map(|r| r.line);
+        )]);
+        let best = |p: &str| g.best_rule(&[0], p.as_bytes()).map(|r| r.line);
         assert_eq!(best("/a"), Some(2));
         assert_eq!(best("/a/b"), Some(3));
         assert_eq!(best("/a/b/c/d"), Some(4));
         assert_eq!(best("/x"), Some(6));
         assert_eq!(best("/z"), None);
+        assert_eq!(g.best_rule(&[0], b"/a/b").unwrap().pattern, "/a/b");
+    }
+
+    #[test]
+    fn rules_stay_with_their_group() {
+        use RuleKind::Disallow;
+        let g = build(&[(&["a"], &[(Disallow, "/a")]), (&["b"], &[(Disallow, "/b")])]);
+        assert!(g.best_rule(&[0], b"/b").is_none());
+        assert!(g.best_rule(&[1], b"/b").is_some());
+        assert!(g.best_rule(&[0, 1], b"/a").is_some());
     }
 }

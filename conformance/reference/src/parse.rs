@@ -8,7 +8,7 @@
 //! and never end a group (`2.2.4-NO-INTERFERE`). A line that cannot be
 //! parsed is ignored without affecting the others (RFC 9309 §2.3.1.5).
 
-use memchr::memchr;
+use memchr::{memchr, memchr2};
 
 use crate::warning::{Sink, WarningKind};
 
@@ -146,15 +146,21 @@ pub(crate) fn parse_line<'a>(
     sink: &mut Sink<'_>,
 ) -> Directive<'a> {
     // RFC 9309 §2.2.3: `#` starts a comment that runs to the end of the line.
-    let content = match memchr(b'#', line) {
-        Some(i) => &line[..i],
-        None => line,
+    // One scan finds the first `#` or `:`; only after a `:` is a second
+    // scan for `#` needed.
+    let (content, colon) = match memchr2(b'#', b':', line) {
+        Some(i) if line[i] == b'#' => (&line[..i], None),
+        Some(i) => match memchr(b'#', &line[i + 1..]) {
+            Some(j) => (&line[..i + 1 + j], Some(i)),
+            None => (line, Some(i)),
+        },
+        None => (line, None),
     };
-    let content = trim(content);
-    if content.is_empty() {
+    let trimmed = trim(content);
+    if trimmed.is_empty() {
         return Directive::Blank;
     }
-    if let Some(colon) = memchr(b':', content) {
+    if let Some(colon) = colon {
         let key = trim(&content[..colon]);
         let value = trim(&content[colon + 1..]);
         match classify(key) {
@@ -172,7 +178,7 @@ pub(crate) fn parse_line<'a>(
             }
         }
     }
-    missing_colon(content, number, accept_typos, sink)
+    missing_colon(trimmed, number, accept_typos, sink)
 }
 
 fn typo<'a>(

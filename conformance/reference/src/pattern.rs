@@ -25,147 +25,255 @@
 
 use memchr::memmem::Finder;
 
-use crate::encode::normalize_pattern_into;
+use crate::encode::{normalize_pattern_into, pattern_is_plain};
 
-/// A compiled pattern.
-#[derive(Debug, Clone)]
+/// A range of octets in a [`Store`]'s text arena.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Span {
+    start: usize,
+    end: usize,
+}
+
+impl Span {
+    /// The octets of this span in `text` (empty if out of range, which
+    /// cannot happen for spans made by the same [`Store`]).
+    pub(crate) fn get(self, text: &[u8]) -> &[u8] {
+        text.get(self.start..self.end).unwrap_or_default()
+    }
+
+    fn len(self) -> usize {
+        self.end - self.start
+    }
+}
+
+/// A compiled pattern: a small handle into the [`Store`] that compiled it.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Pattern {
     specificity: usize,
     matcher: Matcher,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 enum Matcher {
     /// The empty pattern: matches nothing.
     Never,
     /// No wildcard, no anchor: the path must start with these octets.
-    Prefix(Box<[u8]>),
+    Prefix(Span),
     /// No wildcard, anchored: the path must be exactly these octets.
-    Exact(Box<[u8]>),
-    /// At least one wildcard.
-    Wild(Box<Wild>),
+    Exact(Span),
+    /// At least one wildcard: index into [`Store::wilds`].
+    Wild(usize),
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Wild {
     /// Literal before the first `*`: a prefix of the path.
-    first: Box<[u8]>,
-    /// Non-empty literals between two `*`s, searched leftmost in order.
-    middle: Vec<Finder<'static>>,
+    first: Span,
+    /// Non-empty literals between two `*`s, searched leftmost in order:
+    /// a range of [`Store::finders`].
+    middle_start: usize,
+    middle_end: usize,
     /// The literal after the last `*`.
     last: Last,
 }
 
-// `Last` only lives inside the boxed `Wild`, once per wildcard pattern.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 enum Last {
     /// Pattern ends with `*` (or `*` then `$`): anything may follow.
     Anything,
-    /// Not anchored: must occur somewhere after the previous segment.
-    Find(Finder<'static>),
+    /// Not anchored: must occur somewhere after the previous segment
+    /// (index into [`Store::finders`]).
+    Find(usize),
     /// Anchored with `$`: must be a suffix, not overlapping the previous
     /// segment.
-    Suffix(Box<[u8]>),
+    Suffix(Span),
 }
 
-impl Pattern {
+/// Owns everything the compiled patterns of one file refer to, in a few
+/// flat vectors (a handful of allocations per file instead of several per
+/// rule): the pattern octets as written and normalized, the substring
+/// searchers of wildcard segments, and the wildcard pattern layouts.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Store {
+    text: Vec<u8>,
+    finders: Vec<Finder<'static>>,
+    wilds: Vec<Wild>,
+    /// Scratch space for wildcard positions while compiling.
+    stars: Vec<usize>,
+}
+
+impl Store {
+    /// A store with room for `text` octets and `wilds` wildcard patterns.
+    pub(crate) fn with_capacity(text: usize, wilds: usize) -> Store {
+        Store {
+            text: Vec::with_capacity(text),
+            finders: Vec::with_capacity(wilds),
+            wilds: Vec::with_capacity(wilds),
+            stars: Vec::new(),
+        }
+    }
+
+    /// The text arena, for [`Span::get`].
+    pub(crate) fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    /// Appends `bytes` to the text arena and returns their span.
+    pub(crate) fn push_text(&mut self, bytes: &[u8]) -> Span {
+        let start = self.text.len();
+        self.text.extend_from_slice(bytes);
+        Span {
+            start,
+            end: self.text.len(),
+        }
+    }
+
+    /// Releases scratch space and excess capacity once parsing is done.
+    pub(crate) fn finish(&mut self) {
+        self.stars = Vec::new();
+        if self.text.capacity() > 2 * self.text.len() + 4096 {
+            self.text.shrink_to_fit();
+        }
+    }
+
     /// Compiles a pattern as written in the file. With `prepend_slash`, a
     /// `/` is put in front first ([`crate::PatternWithoutSlash::PrependSlash`]).
-    pub(crate) fn compile(raw: &[u8], prepend_slash: bool) -> Pattern {
+    /// Returns the span of the pattern as written, and the pattern.
+    pub(crate) fn compile(&mut self, raw: &[u8], prepend_slash: bool) -> (Span, Pattern) {
+        let written = self.push_text(raw);
         if raw.is_empty() {
-            return Pattern {
+            let never = Pattern {
                 specificity: 0,
                 matcher: Matcher::Never,
             };
+            return (written, never);
         }
         let (body, anchored) = match raw.strip_suffix(b"$") {
             Some(body) => (body, true),
             None => (raw, false),
         };
-        let mut bytes = Vec::with_capacity(body.len() + 1);
-        if prepend_slash {
-            bytes.push(b'/');
-        }
-        let mut stars = Vec::new();
-        normalize_pattern_into(body, &mut bytes, &mut stars);
-        let specificity = bytes.len() + usize::from(anchored);
-
-        let matcher = if stars.is_empty() {
-            let bytes = bytes.into_boxed_slice();
-            if anchored {
-                Matcher::Exact(bytes)
-            } else {
-                Matcher::Prefix(bytes)
+        self.stars.clear();
+        let normalized = if !prepend_slash && pattern_is_plain(body) {
+            // Already normal and wildcard-free: reuse the written octets.
+            Span {
+                start: written.start,
+                end: written.start + body.len(),
             }
         } else {
-            let mut segments = Vec::with_capacity(stars.len() + 1);
-            let mut start = 0;
-            for &star in &stars {
-                segments.push(bytes.get(start..star).unwrap_or_default());
-                start = star + 1;
+            let start = self.text.len();
+            if prepend_slash {
+                self.text.push(b'/');
             }
-            let tail = bytes.get(start..).unwrap_or_default();
-            let first = segments.first().copied().unwrap_or_default();
-            let middle = segments
-                .iter()
-                .skip(1)
-                .filter(|s| !s.is_empty())
-                .map(|s| Finder::new(s).into_owned())
-                .collect();
-            let last = if tail.is_empty() {
-                Last::Anything
-            } else if anchored {
-                Last::Suffix(tail.into())
-            } else {
-                Last::Find(Finder::new(tail).into_owned())
-            };
-            Matcher::Wild(Box::new(Wild {
-                first: first.into(),
-                middle,
-                last,
-            }))
+            normalize_pattern_into(body, &mut self.text, &mut self.stars);
+            Span {
+                start,
+                end: self.text.len(),
+            }
         };
-        Pattern {
+        let specificity = normalized.len() + usize::from(anchored);
+        let matcher = match (self.stars.is_empty(), anchored) {
+            (true, false) => Matcher::Prefix(normalized),
+            (true, true) => Matcher::Exact(normalized),
+            (false, _) => self.compile_wild(normalized, anchored),
+        };
+        let pattern = Pattern {
             specificity,
             matcher,
+        };
+        (written, pattern)
+    }
+
+    /// Splits a normalized pattern at its wildcards (positions in
+    /// `self.stars`, absolute in the arena) into segments.
+    fn compile_wild(&mut self, normalized: Span, anchored: bool) -> Matcher {
+        let first_star = self.stars.first().copied().unwrap_or(normalized.end);
+        let last_star = self.stars.last().copied().unwrap_or(normalized.start);
+        let first = Span {
+            start: normalized.start,
+            end: first_star,
+        };
+        let middle_start = self.finders.len();
+        for pair in self.stars.windows(2) {
+            let segment = Span {
+                start: pair[0] + 1,
+                end: pair[1],
+            };
+            if segment.len() > 0 {
+                let finder = Finder::new(segment.get(&self.text)).into_owned();
+                self.finders.push(finder);
+            }
         }
+        let middle_end = self.finders.len();
+        let tail = Span {
+            start: last_star + 1,
+            end: normalized.end,
+        };
+        let last = if tail.len() == 0 {
+            Last::Anything
+        } else if anchored {
+            Last::Suffix(tail)
+        } else {
+            self.finders
+                .push(Finder::new(tail.get(&self.text)).into_owned());
+            Last::Find(self.finders.len() - 1)
+        };
+        self.wilds.push(Wild {
+            first,
+            middle_start,
+            middle_end,
+            last,
+        });
+        Matcher::Wild(self.wilds.len() - 1)
     }
 
-    /// The number of octets of the normalized pattern (RFC 9309 §2.2.2).
-    pub(crate) fn specificity(&self) -> usize {
-        self.specificity
-    }
-
-    /// Whether the pattern matches a normalized path.
-    pub(crate) fn matches(&self, path: &[u8]) -> bool {
-        match &self.matcher {
+    /// Whether `pattern` (compiled by this store) matches a normalized path.
+    pub(crate) fn matches(&self, pattern: &Pattern, path: &[u8]) -> bool {
+        match pattern.matcher {
             Matcher::Never => false,
-            Matcher::Prefix(p) => path.starts_with(p),
-            Matcher::Exact(p) => path == &p[..],
-            Matcher::Wild(w) => w.matches(path),
+            Matcher::Prefix(p) => path.starts_with(p.get(&self.text)),
+            Matcher::Exact(p) => path == p.get(&self.text),
+            Matcher::Wild(i) => self
+                .wilds
+                .get(i)
+                .is_some_and(|w| self.wild_matches(w, path)),
         }
     }
-}
 
-impl Wild {
-    fn matches(&self, path: &[u8]) -> bool {
-        if !path.starts_with(&self.first) {
+    fn wild_matches(&self, wild: &Wild, path: &[u8]) -> bool {
+        let first = wild.first.get(&self.text);
+        if !path.starts_with(first) {
             return false;
         }
-        let mut pos = self.first.len();
-        for finder in &self.middle {
+        let mut pos = first.len();
+        let middle = self
+            .finders
+            .get(wild.middle_start..wild.middle_end)
+            .unwrap_or_default();
+        for finder in middle {
             let rest = path.get(pos..).unwrap_or_default();
             match finder.find(rest) {
                 Some(i) => pos += i + finder.needle().len(),
                 None => return false,
             }
         }
-        match &self.last {
+        match wild.last {
             Last::Anything => true,
-            Last::Find(finder) => finder.find(path.get(pos..).unwrap_or_default()).is_some(),
-            Last::Suffix(suffix) => path.len() >= pos + suffix.len() && path.ends_with(suffix),
+            Last::Find(i) => self
+                .finders
+                .get(i)
+                .is_some_and(|finder| finder.find(path.get(pos..).unwrap_or_default()).is_some()),
+            Last::Suffix(suffix) => {
+                let suffix = suffix.get(&self.text);
+                path.len() >= pos + suffix.len() && path.ends_with(suffix)
+            }
         }
+    }
+}
+
+impl Pattern {
+    /// The number of octets of the normalized pattern (RFC 9309 §2.2.2).
+    pub(crate) fn specificity(&self) -> usize {
+        self.specificity
     }
 }
 
@@ -174,12 +282,23 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    fn compile(pattern: &[u8], prepend: bool) -> (Store, Pattern) {
+        let mut store = Store::default();
+        // Other patterns in the store already, so indices do not start at 0.
+        store.push_text(b"junk");
+        store.compile(b"/x*y*z", false);
+        let (written, p) = store.compile(pattern, prepend);
+        assert_eq!(written.get(store.text()), pattern);
+        (store, p)
+    }
+
     fn m(pattern: &str, path: &str) -> bool {
-        Pattern::compile(pattern.as_bytes(), false).matches(path.as_bytes())
+        let (store, p) = compile(pattern.as_bytes(), false);
+        store.matches(&p, path.as_bytes())
     }
 
     fn spec(pattern: &str) -> usize {
-        Pattern::compile(pattern.as_bytes(), false).specificity()
+        compile(pattern.as_bytes(), false).1.specificity()
     }
 
     #[test]
@@ -266,7 +385,7 @@ mod tests {
         assert_eq!(spec("/%7A"), 2);
         assert_eq!(spec("/a%2A"), 3);
         assert_eq!(
-            Pattern::compile(b"foo", true).specificity(),
+            compile(b"foo", true).1.specificity(),
             4,
             "prepended slash counts"
         );
@@ -274,9 +393,10 @@ mod tests {
 
     #[test]
     fn prepend_slash() {
-        let p = Pattern::compile(b"foo", true);
-        assert!(p.matches(b"/foo/bar"));
-        assert!(!Pattern::compile(b"foo", false).matches(b"/foo"));
+        let (store, p) = compile(b"foo", true);
+        assert!(store.matches(&p, b"/foo/bar"));
+        let (store, p) = compile(b"foo", false);
+        assert!(!store.matches(&p, b"/foo"));
     }
 
     #[test]
@@ -335,7 +455,8 @@ mod tests {
         ) {
             let (toks, anchored) = tokens(&pattern);
             let expected = naive(&toks, anchored, &path);
-            prop_assert_eq!(Pattern::compile(&pattern, false).matches(&path), expected);
+            let (store, p) = compile(&pattern, false);
+            prop_assert_eq!(store.matches(&p, &path), expected);
         }
     }
 }

@@ -2,10 +2,9 @@
 
 use crate::config::{Config, PatternWithoutSlash};
 use crate::encode::normalize_path_into;
-use crate::group::{applicable, best_rule, is_product_token, Agent, Group, Rule};
+use crate::group::{is_product_token, Groups};
 use crate::lines::{starts_with_bom, Lines, BOM};
 use crate::parse::{parse_line, Directive};
-use crate::pattern::Pattern;
 use crate::url::path_and_query;
 use crate::verdict::{Reason, RuleKind, Verdict};
 use crate::warning::{Sink, Warning, WarningKind};
@@ -31,7 +30,7 @@ use crate::warning::{Sink, Warning, WarningKind};
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Robots {
-    groups: Vec<Group>,
+    groups: Groups,
 }
 
 impl Robots {
@@ -79,23 +78,14 @@ impl Robots {
         if path == b"/robots.txt" {
             return Verdict::new(true, Reason::RobotsTxtPath);
         }
-        let applied = applicable(&self.groups, agent.as_bytes());
+        let applied = self.groups.applicable(agent.as_bytes());
         if applied.is_empty() {
             return Verdict::new(true, Reason::NoGroup);
         }
-        let groups = applied
-            .iter()
-            .filter_map(|&i| self.groups.get(i))
-            .map(|g| g.line)
-            .collect();
-        match best_rule(&self.groups, &applied, &path) {
-            Some(rule) => Verdict::new(
-                rule.kind == RuleKind::Allow,
-                Reason::Rule {
-                    rule: rule.to_matched(),
-                    groups,
-                },
-            ),
+        let best = self.groups.best_rule(&applied, &path);
+        let groups = self.groups.lines(&applied);
+        match best {
+            Some(rule) => Verdict::new(rule.kind == RuleKind::Allow, Reason::Rule { rule, groups }),
             None => Verdict::new(true, Reason::NoMatchingRule { groups }),
         }
     }
@@ -116,7 +106,7 @@ fn build(body: &[u8], config: &Config, mut sink: Sink<'_>) -> Robots {
     }
     let limit = config.effective_parse_limit();
     let prepend = config.pattern_without_slash == PatternWithoutSlash::PrependSlash;
-    let mut groups: Vec<Group> = Vec::new();
+    let mut groups = Groups::with_capacity(body.get(..limit).unwrap_or(body));
     // RFC 9309 §2.1: consecutive user-agent lines share a group; a
     // user-agent line after a rule starts a new one. Blank lines, comments
     // and other records change nothing (§2.2, §2.2.4).
@@ -143,7 +133,7 @@ fn build(body: &[u8], config: &Config, mut sink: Sink<'_>) -> Robots {
         let (kind, value) = match parse_line(content, number, config.accept_typos, &mut sink) {
             Directive::UserAgent(value) => {
                 if !collecting_agents {
-                    groups.push(Group::new(number));
+                    groups.start_group(number);
                     collecting_agents = true;
                 }
                 if value.is_empty() {
@@ -153,11 +143,7 @@ fn build(body: &[u8], config: &Config, mut sink: Sink<'_>) -> Robots {
                         WarningKind::UserAgentNotToken(String::from_utf8_lossy(value).into_owned())
                     });
                 }
-                if let Some(group) = groups.last_mut() {
-                    group
-                        .agents
-                        .push(Agent::from_value(value, config.agent_value));
-                }
+                groups.add_agent(value, config.agent_value);
                 continue;
             }
             Directive::Allow(value) => (RuleKind::Allow, value),
@@ -166,27 +152,20 @@ fn build(body: &[u8], config: &Config, mut sink: Sink<'_>) -> Robots {
         };
         // RFC 9309 §2.2.2 (SHOULD): rules before any user-agent line are
         // ignored.
-        let Some(group) = groups.last_mut() else {
+        if groups.is_empty() {
             sink.warn(number, || WarningKind::RuleOutsideGroup);
             continue;
-        };
+        }
         collecting_agents = false;
         let without_slash = !matches!(value.first(), None | Some(b'/') | Some(b'*'));
         if without_slash {
             sink.warn(number, || WarningKind::PatternWithoutSlash);
         }
         // RFC 9309 §2.2: an empty pattern matches nothing; the line still
-        // counts as a rule for grouping, but need not be stored.
-        if value.is_empty() {
-            continue;
-        }
-        group.rules.push(Rule {
-            line: number,
-            kind,
-            written: String::from_utf8_lossy(value).into(),
-            pattern: Pattern::compile(value, prepend && without_slash),
-        });
+        // counts as a rule for grouping (above), but is not stored.
+        groups.add_rule(number, kind, value, prepend && without_slash);
     }
+    groups.finish();
     Robots { groups }
 }
 
@@ -496,7 +475,7 @@ User-Agent: quxbot\n";
     #[test]
     fn huge_line_and_nul() {
         let mut body = b"user-agent: *\ndisallow: /".to_vec();
-        body.extend(std::iter::repeat(b'a').take(1_000_000));
+        body.resize(body.len() + 1_000_000, b'a');
         body.extend_from_slice(b"\0\n");
         let r = Robots::parse(&body);
         assert!(r.is_allowed("x", "/aaa"));
