@@ -58,6 +58,11 @@ pub(crate) fn pattern_is_plain(input: &[u8]) -> bool {
     is_plain(input, true)
 }
 
+/// Whether a URL path is already in normal form (it can be used as is).
+pub(crate) fn path_is_plain(input: &[u8]) -> bool {
+    is_plain(input, false)
+}
+
 /// Normalizes a URL path (path + query) into `out` (appended).
 pub(crate) fn normalize_path_into(input: &[u8], out: &mut Vec<u8>) {
     normalize(input, out, None);

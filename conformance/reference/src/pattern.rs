@@ -23,6 +23,9 @@
 //! Specificity (RFC 9309 §2.2.2, `2.2.2-LONGEST`) is the number of octets of
 //! the normalized pattern, `*` and `$` included.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use memchr::memmem::Finder;
 
 use crate::encode::{normalize_pattern_into, pattern_is_plain};
@@ -70,7 +73,7 @@ struct Wild {
     /// Literal before the first `*`: a prefix of the path.
     first: Span,
     /// Non-empty literals between two `*`s, searched leftmost in order:
-    /// a range of [`Store::finders`].
+    /// a range of [`Store::segments`].
     middle_start: usize,
     middle_end: usize,
     /// The literal after the last `*`.
@@ -96,10 +99,39 @@ enum Last {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Store {
     text: Vec<u8>,
+    /// Substring searchers, one per distinct segment.
     finders: Vec<Finder<'static>>,
+    /// Middle segments of wildcard patterns, as indices into `finders`.
+    segments: Vec<usize>,
     wilds: Vec<Wild>,
     /// Scratch space for wildcard positions while compiling.
     stars: Vec<usize>,
+    /// While compiling: finder index by needle hash, so that a segment that
+    /// recurs (files often repeat rules across groups) shares one finder.
+    finder_index: HashMap<u64, usize, BuildHasherDefault<Fnv>>,
+}
+
+/// FNV-1a: a tiny, fast hash for short needles. Collisions are harmless:
+/// a hit is only used after comparing the needles.
+#[derive(Debug, Clone, Copy)]
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 impl Store {
@@ -108,8 +140,10 @@ impl Store {
         Store {
             text: Vec::with_capacity(text),
             finders: Vec::with_capacity(wilds),
+            segments: Vec::new(),
             wilds: Vec::with_capacity(wilds),
             stars: Vec::new(),
+            finder_index: HashMap::default(),
         }
     }
 
@@ -131,6 +165,7 @@ impl Store {
     /// Releases scratch space and excess capacity once parsing is done.
     pub(crate) fn finish(&mut self) {
         self.stars = Vec::new();
+        self.finder_index = HashMap::default();
         if self.text.capacity() > 2 * self.text.len() + 4096 {
             self.text.shrink_to_fit();
         }
@@ -192,18 +227,20 @@ impl Store {
             start: normalized.start,
             end: first_star,
         };
-        let middle_start = self.finders.len();
-        for pair in self.stars.windows(2) {
+        let middle_start = self.segments.len();
+        let stars = std::mem::take(&mut self.stars);
+        for pair in stars.windows(2) {
             let segment = Span {
                 start: pair[0] + 1,
                 end: pair[1],
             };
             if segment.len() > 0 {
-                let finder = Finder::new(segment.get(&self.text)).into_owned();
-                self.finders.push(finder);
+                let index = self.finder(segment);
+                self.segments.push(index);
             }
         }
-        let middle_end = self.finders.len();
+        self.stars = stars;
+        let middle_end = self.segments.len();
         let tail = Span {
             start: last_star + 1,
             end: normalized.end,
@@ -213,9 +250,7 @@ impl Store {
         } else if anchored {
             Last::Suffix(tail)
         } else {
-            self.finders
-                .push(Finder::new(tail.get(&self.text)).into_owned());
-            Last::Find(self.finders.len() - 1)
+            Last::Find(self.finder(tail))
         };
         self.wilds.push(Wild {
             first,
@@ -224,6 +259,24 @@ impl Store {
             last,
         });
         Matcher::Wild(self.wilds.len() - 1)
+    }
+
+    /// The index in `self.finders` of a finder for the octets of `needle`,
+    /// built unless an equal needle already has one.
+    fn finder(&mut self, needle: Span) -> usize {
+        let bytes = needle.get(&self.text);
+        let mut hasher = Fnv::default();
+        hasher.write(bytes);
+        let hash = hasher.finish();
+        if let Some(&i) = self.finder_index.get(&hash) {
+            if self.finders.get(i).is_some_and(|f| f.needle() == bytes) {
+                return i;
+            }
+        }
+        self.finders.push(Finder::new(bytes).into_owned());
+        let i = self.finders.len() - 1;
+        self.finder_index.insert(hash, i);
+        i
     }
 
     /// Whether `pattern` (compiled by this store) matches a normalized path.
@@ -246,9 +299,11 @@ impl Store {
         }
         let mut pos = first.len();
         let middle = self
-            .finders
+            .segments
             .get(wild.middle_start..wild.middle_end)
-            .unwrap_or_default();
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|&i| self.finders.get(i));
         for finder in middle {
             let rest = path.get(pos..).unwrap_or_default();
             match finder.find(rest) {
@@ -404,6 +459,22 @@ mod tests {
         assert!(m("/ツ", "/%E3%83%84"));
         assert!(m("/%E3%83%84", "/%E3%83%84"));
         assert!(m("/%e3%83%84", "/%E3%83%84"));
+    }
+
+    #[test]
+    fn recurring_segments_share_finders() {
+        let mut store = Store::default();
+        let (_, a) = store.compile(b"/a*x*yz*", false);
+        let (_, b) = store.compile(b"/b*yz*x", false);
+        let (_, c) = store.compile(b"/c*x$", false);
+        assert_eq!(store.finders.len(), 2, "x and yz, each built once");
+        assert!(store.matches(&a, b"/a-x-yz"));
+        assert!(!store.matches(&a, b"/a-yz-x"));
+        assert!(store.matches(&b, b"/b-yz-x"));
+        assert!(!store.matches(&b, b"/b-x-yz"));
+        assert!(store.matches(&c, b"/c-x"));
+        store.finish();
+        assert!(store.matches(&a, b"/a-x-yz"), "still usable after finish");
     }
 
     #[test]

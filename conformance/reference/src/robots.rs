@@ -1,7 +1,7 @@
 //! The compiled form of a robots.txt file: parse once, check many.
 
 use crate::config::{Config, PatternWithoutSlash};
-use crate::encode::normalize_path_into;
+use crate::encode::{normalize_path_into, path_is_plain};
 use crate::group::{is_product_token, Groups};
 use crate::lines::{starts_with_bom, Lines, BOM};
 use crate::parse::{parse_line, Directive};
@@ -70,11 +70,18 @@ impl Robots {
     /// or no matching rule means allowed.
     pub fn check(&self, agent: &str, url: &str) -> Verdict {
         let (slash, raw) = path_and_query(url.as_bytes());
-        let mut path = Vec::with_capacity(raw.len() + 16);
-        if slash {
-            path.push(b'/');
-        }
-        normalize_path_into(raw, &mut path);
+        let normalized;
+        let path: &[u8] = if !slash && path_is_plain(raw) {
+            raw
+        } else {
+            let mut buf = Vec::with_capacity(raw.len() + 16);
+            if slash {
+                buf.push(b'/');
+            }
+            normalize_path_into(raw, &mut buf);
+            normalized = buf;
+            &normalized
+        };
         if path == b"/robots.txt" {
             return Verdict::new(true, Reason::RobotsTxtPath);
         }
@@ -82,7 +89,7 @@ impl Robots {
         if applied.is_empty() {
             return Verdict::new(true, Reason::NoGroup);
         }
-        let best = self.groups.best_rule(&applied, &path);
+        let best = self.groups.best_rule(&applied, path);
         let groups = self.groups.lines(&applied);
         match best {
             Some(rule) => Verdict::new(rule.kind == RuleKind::Allow, Reason::Rule { rule, groups }),
