@@ -14,10 +14,14 @@
 //!   `2.2.2-ENCODE-RESERVED` MAY is not taken);
 //! * an invalid escape (`%zz`, a lone `%`) is kept literally.
 //!
-//! In a rule pattern only, `%2A` and `%24` become the literal octets `*` and
-//! `$`, which match those characters in the URL and are not wildcards
-//! (RFC 9309 §2.2.3, requirement `2.2.3-LITERAL`). In a URL path they stay
-//! `%2A` / `%24` like any reserved escape.
+//! `%2A` and `%24` become the literal octets `*` and `$`, in rule patterns
+//! and URL paths alike. In a pattern such a `*` or `$` is a literal, never
+//! a wildcard or an anchor, and it matches a `*` / `$` in the URL whether
+//! the URL wrote it plainly or as `%2A` / `%24` (RFC 9309 §2.2.3,
+//! requirement `2.2.3-LITERAL`: `/path/foo-%24` matches `/path/foo-$`; and
+//! `2.2.2-OCTETS`: identically encoded octets match). These two are the
+//! only reserved characters decoded, and only because the pattern side
+//! must decode them to tell them apart from wildcards.
 
 use memchr::{memchr, memchr2};
 
@@ -108,7 +112,7 @@ fn normalize(input: &[u8], out: &mut Vec<u8>, mut stars: Option<&mut Vec<usize>>
             match escape {
                 Some(v) => {
                     rest = rest.get(2..).unwrap_or_default();
-                    if is_unreserved(v) || (pattern && (v == b'*' || v == b'$')) {
+                    if is_unreserved(v) || v == b'*' || v == b'$' {
                         out.push(v);
                     } else {
                         push_escape(out, v);
@@ -174,8 +178,9 @@ mod tests {
     }
 
     #[test]
-    fn star_and_dollar_escapes_in_paths_stay_encoded() {
-        assert_eq!(path(b"/a%2A%24"), b"/a%2A%24");
+    fn star_and_dollar_escapes_in_paths_are_decoded() {
+        assert_eq!(path(b"/a%2A%24"), b"/a*$");
+        assert_eq!(path(b"/a%2a%24x"), b"/a*$x");
         assert_eq!(path(b"/a*$"), b"/a*$");
     }
 

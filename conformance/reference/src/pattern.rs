@@ -421,6 +421,38 @@ mod tests {
         assert_eq!(spec("/a$b"), 4);
     }
 
+    fn mp(pattern: &str, path: &str) -> bool {
+        let mut normalized = Vec::new();
+        crate::encode::normalize_path_into(path.as_bytes(), &mut normalized);
+        let (store, p) = compile(pattern.as_bytes(), false);
+        store.matches(&p, &normalized)
+    }
+
+    #[test]
+    fn encoded_specials_match_plain_and_encoded_urls() {
+        assert!(mp("/path/file-with-a-%2A.html", "/path/file-with-a-*.html"));
+        assert!(mp(
+            "/path/file-with-a-%2A.html",
+            "/path/file-with-a-%2A.html"
+        ));
+        assert!(mp(
+            "/path/file-with-a-%2A.html",
+            "/path/file-with-a-%2a.html"
+        ));
+        assert!(!mp(
+            "/path/file-with-a-%2A.html",
+            "/path/file-with-a-x.html"
+        ));
+        assert!(mp("/path/foo-%24", "/path/foo-$"));
+        assert!(mp("/path/foo-%24", "/path/foo-%24"));
+        assert!(mp("/path/foo-%24", "/path/foo-$bar"));
+        assert!(!mp("/path/foo-%24", "/path/foo-"));
+        assert!(mp("/*%2A$", "/note*"));
+        assert!(mp("/*%2A$", "/note%2A"));
+        assert!(!mp("/*%2A$", "/note*s"));
+        assert!(mp("/a$b", "/a%24b"));
+    }
+
     #[test]
     fn encoded_specials_are_literals() {
         assert!(m("/path/foo-%24", "/path/foo-$"));
