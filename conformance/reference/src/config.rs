@@ -25,7 +25,8 @@ pub struct Config {
     /// any, MUST be at least 500 KiB). Values below 512,000 are raised to
     /// 512,000 by [`Config::effective_parse_limit`]. Only lines that end
     /// (not counting their line break) within the limit are parsed; a line
-    /// that straddles it is ignored entirely. Default: 512,000.
+    /// that straddles it is ignored entirely. Offsets count from byte 0 of
+    /// the body, a skipped byte order mark included. Default: 512,000.
     pub parse_limit: usize,
     /// Skip one UTF-8 byte order mark (`EF BB BF`) at byte 0 only. The RFC
     /// is silent (profile `profile-BOM`). Default: `true`.
