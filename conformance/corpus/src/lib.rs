@@ -38,7 +38,8 @@ use std::path::{Path, PathBuf};
 
 /// The corpus folder of this source tree (`corpus/` at the top of the repository).
 pub fn default_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    dir.canonicalize().unwrap_or(dir)
 }
 
 /// A loaded, validated corpus: every case file below a folder, plus the requirement index.

@@ -126,8 +126,14 @@ fn show(corpus: &Corpus, id: &str) -> Outcome {
         println!("fetch: {fetch:?}\n");
     }
     println!("--- robots.txt ({} bytes) ---", case.body.len());
-    if case.body.len() > 4096 {
-        println!("{} ...", reptest::visible::render(&case.body[..2048]));
+    const EDGE: usize = 1024;
+    if case.body.len() > 4 * EDGE {
+        let head = &case.body[..EDGE];
+        let tail = &case.body[case.body.len() - EDGE..];
+        let elided = case.body.len() - 2 * EDGE;
+        println!("{}", reptest::visible::render(head));
+        println!("⋯ {elided} bytes not shown ⋯");
+        println!("{}", reptest::visible::render(tail));
     } else {
         println!("{}", reptest::visible::render(&case.body));
     }
