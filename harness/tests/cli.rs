@@ -199,9 +199,9 @@ fn run_passes_on_the_shipped_corpus() {
     assert!(text(&out.stdout).contains("every query passed"));
 }
 
-#[test]
-fn a_malformed_corpus_is_reported_with_file_case_and_line() {
-    let dir = std::env::temp_dir().join(format!("reptest-cli-{}-badcorpus", std::process::id()));
+/// A corpus folder holding the shipped requirement index and one case file.
+fn temp_corpus(name: &str, file: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("reptest-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(
@@ -209,11 +209,17 @@ fn a_malformed_corpus_is_reported_with_file_case_and_line() {
         dir.join("requirements.md"),
     )
     .unwrap();
-    std::fs::write(
-        dir.join("bad.toml"),
+    std::fs::write(dir.join(file), text).unwrap();
+    dir
+}
+
+#[test]
+fn a_malformed_corpus_is_reported_with_file_case_and_line() {
+    let dir = temp_corpus(
+        "badcorpus",
+        "bad.toml",
         "[[case]]\nid = \"broken\"\ntitle = \"t\"\nrobots = \"\"\n[[case.query]]\nagent = \"a\"\nurl = \"/\"\nexpect = \"yes\"\nrequirements = [\"9.9-NOPE\"]\nlevel = \"MUST\"\nwhy = \"w\"\n",
-    )
-    .unwrap();
+    );
     for args in [
         &["run", "--corpus"][..],
         &["corpus", "stats", "--corpus"][..],
@@ -237,21 +243,22 @@ fn a_malformed_corpus_is_reported_with_file_case_and_line() {
 
 #[test]
 fn run_fails_when_a_query_fails() {
-    let dir = std::env::temp_dir().join(format!("reptest-cli-{}-failcorpus", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::copy(
-        reptest_corpus::default_dir().join("requirements.md"),
-        dir.join("requirements.md"),
-    )
-    .unwrap();
     // A deliberately wrong expectation: the RFC says this URL is disallowed.
-    std::fs::write(
-        dir.join("wrong.toml"),
+    let dir = temp_corpus(
+        "failcorpus",
+        "wrong.toml",
         "[[case]]\nid = \"wrong\"\ntitle = \"t\"\nrobots = \"User-agent: *\\nDisallow: /\\n\"\n[[case.query]]\nagent = \"a\"\nurl = \"/x\"\nexpect = \"allowed\"\nrequirements = [\"2.2.2-PREFIX\"]\nlevel = \"MUST\"\nwhy = \"deliberately wrong\"\n",
-    )
-    .unwrap();
-    let out = reptest(&["run", "--corpus", dir.to_str().unwrap()], b"");
+    );
+    let out = reptest(
+        &[
+            "run",
+            "--impl",
+            "reference",
+            "--corpus",
+            dir.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     assert!(
