@@ -1,0 +1,39 @@
+package main
+
+import (
+	"testing"
+
+	"reptest/adapters/internal/protocol"
+)
+
+func TestCheck(t *testing.T) {
+	for _, c := range []struct {
+		body, agent, path string
+		allowed           bool
+	}{
+		{"User-agent: foobot\nDisallow: /\n", "foobot", "/page", false},
+		{"User-agent: foobot\nDisallow: /\n", "barbot", "/page", true},
+		{"User-agent: *\nDisallow: /private\n", "foobot", "/private/x", false},
+		{"User-agent: *\nDisallow: /private\n", "foobot", "/public", true},
+		{"\xef\xbb\xbfUser-agent: *\r\nDisallow: /a\x00b\r\nDisallow: /\xff\xfe\r\n", "foobot", "/a", true},
+		{"", "foobot", "/", true},
+	} {
+		v, err := Check([]byte(c.body), c.agent, c.path)
+		if err != nil {
+			t.Errorf("Check(%q, %q, %q): %v", c.body, c.agent, c.path, err)
+		} else if v.Allowed != c.allowed {
+			t.Errorf("Check(%q, %q, %q) allowed = %v, want %v", c.body, c.agent, c.path, v.Allowed, c.allowed)
+		}
+	}
+	// The library rejects a rule outside any group: an error, never a guessed verdict.
+	if _, err := Check([]byte("Disallow: /x\n"), "foobot", "/x"); err == nil {
+		t.Error("Check of a rule before any User-agent: want the library's parse error")
+	}
+}
+
+func TestVersion(t *testing.T) {
+	// go test binaries carry the module's dependencies in their build info too.
+	if v := protocol.ModuleVersion(info.Module); v != "v1.1.2" {
+		t.Errorf("version %q, want the pinned v1.1.2", v)
+	}
+}

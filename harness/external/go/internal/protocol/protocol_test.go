@@ -1,0 +1,135 @@
+package protocol
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestASCII(t *testing.T) {
+	in, _ := json.Marshal("é\u2028😀<\x00\r")
+	got := string(ASCII(in))
+	want := `"\u00e9\u2028\ud83d\ude00\u003c\u0000\r"`
+	if got != want {
+		t.Fatalf("ASCII = %s, want %s", got, want)
+	}
+}
+
+func TestAnswer(t *testing.T) {
+	id := int64(17)
+	for _, c := range []struct {
+		v    Verdict
+		err  error
+		want string
+	}{
+		{Verdict{Allowed: true}, nil, `{"id":17,"verdict":"allowed"}`},
+		{Verdict{Line: 2}, nil, `{"id":17,"verdict":"disallowed","line":2}`},
+		{Verdict{}, errors.New("bad\n\"é\""), `{"id":17,"error":"bad\n\"\u00e9\""}`},
+	} {
+		if got := string(Answer(&id, c.v, c.err)); got != c.want {
+			t.Errorf("Answer = %s, want %s", got, c.want)
+		}
+	}
+	if got := string(Answer(nil, Verdict{}, errors.New("x"))); got != `{"id":null,"error":"x"}` {
+		t.Errorf("Answer(nil) = %s", got)
+	}
+}
+
+// fake allows every URL that does not contain the body's first line; it panics on "panic".
+func fake(body []byte, agent, url string) (Verdict, error) {
+	s := string(body)
+	switch {
+	case s == "panic":
+		panic("boom")
+	case s == "fail":
+		return Verdict{}, errors.New("failed: é")
+	}
+	return Verdict{Allowed: !strings.Contains(url, strings.SplitN(s, "\n", 2)[0])}, nil
+}
+
+func req(id int, body, agent, url string) string {
+	b, _ := json.Marshal(map[string]interface{}{
+		"id": id, "robots_b64": base64.StdEncoding.EncodeToString([]byte(body)), "agent": agent, "url": url,
+	})
+	return string(b) + "\n"
+}
+
+func TestServe(t *testing.T) {
+	big := strings.Repeat("x", 5<<20) // a 5 MB body: about 7 MB of base64 on one line
+	input := req(1, "/private\n", "a", "/private/x") +
+		req(2, "/private\n", "a", "/public") +
+		"\n" + // blank lines are skipped
+		req(3, "panic", "a", "/") +
+		req(4, "fail", "a", "/") +
+		"{not json}\n" +
+		`{"id": 6, "robots_b64": "***", "agent": "a", "url": "/"}` + "\r\n" +
+		req(7, big, "a", "/y") +
+		strings.TrimSuffix(req(8, "/z", "a", "/z"), "\n") // last line without LF
+	var out strings.Builder
+	if err := Serve(strings.NewReader(input), &out, Info{Name: "fake", Module: "none"}, fake); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	want := []string{
+		`{"protocol":1,"name":"fake","version":"unknown","language":"Go","capabilities":{"full_urls":false,"reports_line":false}}`,
+		`{"id":1,"verdict":"disallowed"}`,
+		`{"id":2,"verdict":"allowed"}`,
+		`{"id":3,"error":"panic: boom"}`,
+		`{"id":4,"error":"failed: \u00e9"}`,
+		`{"id":null,"error":"bad request line: *`,
+		`{"id":6,"error":"bad request: robots_b64: *`,
+		`{"id":7,"verdict":"allowed"}`,
+		`{"id":8,"verdict":"disallowed"}`,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(want), out.String())
+	}
+	for i := range want {
+		if prefix, ok := strings.CutSuffix(want[i], "*"); ok && strings.HasPrefix(lines[i], prefix) {
+			continue
+		}
+		if lines[i] != want[i] {
+			t.Errorf("line %d = %s\nwant %s", i, lines[i], want[i])
+		}
+	}
+}
+
+// TestFlushWhenIdle checks that an answer reaches the reader while the adapter waits for
+// the next request (no buffering across an idle input).
+func TestFlushWhenIdle(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- Serve(inR, outW, Info{Name: "fake"}, fake); outW.Close() }()
+	answers := bufio.NewReader(outR)
+	readLine := func() string {
+		ch := make(chan string, 1)
+		go func() { l, _ := answers.ReadString('\n'); ch <- l }()
+		select {
+		case l := <-ch:
+			return l
+		case <-time.After(5 * time.Second):
+			t.Fatal("no answer within 5 s")
+			return ""
+		}
+	}
+	readLine() // handshake
+	for i := 1; i <= 3; i++ {
+		if _, err := io.WriteString(inW, req(i, "/p", "a", "/p")); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := readLine(), fmt.Sprintf(`{"id":%d,"verdict":"disallowed"}`+"\n", i); got != want {
+			t.Fatalf("answer %q, want %q", got, want)
+		}
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

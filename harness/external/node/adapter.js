@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+'use strict';
+// reptest adapter entry: node adapter.js LIBNAME  (robots-parser, robots-txt-guard,
+// robots-txt-parser). Speaks harness/PROTOCOL.md on stdin/stdout.
+const path = require('path');
+const fs = require('fs');
+
+const libName = process.argv[2];
+const file = libName && path.join(__dirname, 'libs', `${path.basename(libName)}.js`);
+if (!file || !fs.existsSync(file)) {
+  const known = fs.readdirSync(path.join(__dirname, 'libs')).map((f) => f.replace(/\.js$/, ''));
+  process.stderr.write(`usage: node adapter.js LIBNAME (one of: ${known.join(', ')})\n`);
+  process.exit(2);
+}
+require('./protocol').serve(require(file));

@@ -1,0 +1,186 @@
+"""reptest adapters for Python robots.txt libraries: `python adapter.py LIBRARY`.
+
+Each library is one small factory below that imports the library and returns a verdict
+function `check(body: bytes, agent: str, url: str) -> bool` (True = allowed). It builds
+a fresh parser on every call. reptest_protocol.serve does the rest of the protocol.
+
+The body arrives as the exact bytes of the robots.txt. For each library it is handed
+over the way that library's own fetch path (or its usual caller's) would hand it over,
+so BOMs, CR, NUL and invalid UTF-8 meet the same decoding they would meet in a crawler:
+each factory says which. `url` is always absolute (full_urls: true): every library here
+accepts an absolute URL. None of them needs the robots.txt URL itself: the two that
+fetch (urllib.robotparser, robotspy) are given a data: URL holding the body instead.
+
+`python adapter.py --list` imports every library and prints its name and version
+(setup.sh runs it as a smoke check).
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.metadata
+import platform
+import sys
+from typing import Callable
+
+from reptest_protocol import Check, serve
+
+# key (the argument) -> (library name for the handshake, version getter, factory)
+ADAPTERS: dict[str, tuple[str, Callable[[], str], Callable[[], Check]]] = {}
+
+
+def adapter(key: str, name: str, dist: str | None = None):
+    """Register a factory. `dist` is the PyPI distribution the version is read from;
+    None means the library is part of the standard library (version = Python's)."""
+
+    def version() -> str:
+        return importlib.metadata.version(dist) if dist else platform.python_version()
+
+    def register(factory: Callable[[], Check]) -> Callable[[], Check]:
+        ADAPTERS[key] = (name, version, factory)
+        return factory
+
+    return register
+
+
+def data_url(body: bytes) -> str:
+    """A data: URL serving exactly `body`. urllib.request opens these in memory (its
+    DataHandler), so a library's own fetch-and-decode code can read the body with no
+    network and no re-implementation on our side."""
+    return "data:text/plain;base64," + base64.b64encode(body).decode("ascii")
+
+
+@adapter("urllib", "urllib.robotparser")
+def urllib_robotparser() -> Check:
+    from urllib.robotparser import RobotFileParser
+
+    def check(body: bytes, agent: str, url: str) -> bool:
+        # RobotFileParser.read() is the library's fetch path: urlopen(self.url), then
+        # parse(raw.decode("utf-8").splitlines()). Pointing it at a data: URL runs that
+        # code unchanged: strict UTF-8 (invalid bytes raise UnicodeDecodeError, reported
+        # as an error), a BOM kept as U+FEFF, splitlines() line ends. The robots.txt URL
+        # set_url would normally get is used only by read(), so nothing else changes.
+        parser = RobotFileParser()
+        parser.set_url(data_url(body))
+        parser.read()
+        return parser.can_fetch(agent, url)
+
+    return check
+
+
+@adapter("protego", "protego", "protego")
+def protego() -> Check:
+    from protego import Protego
+
+    def check(body: bytes, agent: str, url: str) -> bool:
+        # Protego parses str and does not fetch. Its main caller, Scrapy's
+        # ProtegoRobotParser, decodes with decode_robotstxt(): UTF-8, errors="ignore"
+        # (invalid bytes dropped, a BOM kept as U+FEFF). Note can_fetch(url, agent).
+        return Protego.parse(body.decode("utf-8", errors="ignore")).can_fetch(url, agent)
+
+    return check
+
+
+@adapter("robotspy", "robotspy", "robotspy")
+def robotspy() -> Check:
+    from robots import RobotsParser
+
+    def check(body: bytes, agent: str, url: str) -> bool:
+        # The documented use is RobotsParser.from_uri(robots_txt_url): gen_uri reads
+        # urlopen(uri) line by line, decodes each as "utf-8-sig", and on the first
+        # invalid line stops and sets allow_all. from_uri on a data: URL runs that code
+        # unchanged. (from_uri leaves parser.url unset, so, as in that documented use,
+        # can_fetch does not compare hosts.)
+        parser = RobotsParser.from_uri(data_url(body))
+        if parser.disallow_all:
+            # A data: URL has no HTTP status, so only a failed open gets here; that
+            # would be our fault, not a verdict of the library.
+            raise RuntimeError(f"robotspy could not open the body: {parser.errors}")
+        return parser.can_fetch(agent, url)
+
+    return check
+
+
+@adapter("robotexclusionrulesparser", "robotexclusionrulesparser", "robotexclusionrulesparser")
+def robotexclusionrulesparser() -> Check:
+    from robotexclusionrulesparser import RobotExclusionRulesParser
+
+    def check(body: bytes, agent: str, url: str) -> bool:
+        # parse() accepts bytes and decodes them as ISO-8859-1 itself, the same default
+        # its fetch() uses when the response names no charset (reptest sends none).
+        parser = RobotExclusionRulesParser()
+        parser.parse(body)
+        return parser.is_allowed(agent, url)
+
+    return check
+
+
+@adapter("jwm-robotstxt", "jwm.robotstxt", "jwm.robotstxt")
+def jwm_robotstxt() -> Check:
+    from jwm.robotstxt import googlebot
+
+    def check(body: bytes, agent: str, url: str) -> bool:
+        # A pybind11 wrapper of Google's C++ robotstxt, which parses raw bytes. The
+        # binding takes std::string, and pybind11 accepts bytes for it, so the C++ code
+        # gets the body byte for byte, as in Google's crawler (it strips a BOM itself).
+        return googlebot.RobotsMatcher().OneAgentAllowedByRobots(body, agent, url)
+
+    return check
+
+
+@adapter("fast-robotstxt", "fast-robotstxt", "fast-robotstxt")
+def fast_robotstxt() -> Check:
+    from robotstxt import RobotsMatcher
+
+    def check(body: bytes, agent: str, url: str) -> bool:
+        # A ctypes wrapper of a fork of Google's C++ robotstxt. Its is_allowed() takes
+        # str only and re-encodes it as UTF-8, so bytes cannot pass through unchanged:
+        # decode as UTF-8 with errors="replace", what a crawler does with a body it must
+        # turn into str. Valid UTF-8 (a BOM too) reaches the C++ code unchanged; each
+        # invalid sequence arrives as U+FFFD (EF BF BD).
+        with RobotsMatcher() as matcher:
+            return matcher.is_allowed(body.decode("utf-8", errors="replace"), agent, url)
+
+    return check
+
+
+@adapter("gpyrobotstxt", "gpyrobotstxt", "gpyrobotstxt")
+def gpyrobotstxt() -> Check:
+    from gpyrobotstxt.robots_cc import RobotsMatcher
+
+    def check(body: bytes, agent: str, url: str) -> bool:
+        # A pure-Python port of Google's parser; like the C++ original it works on
+        # bytes (allowed_by_robots encodes a str body to UTF-8 first), so the body goes
+        # in as is. It decodes each line with errors="replace" itself.
+        return RobotsMatcher().one_agent_allowed_by_robots(body, agent, url)
+
+    return check
+
+
+def list_all() -> int:
+    failed = 0
+    for key, (name, version, factory) in ADAPTERS.items():
+        try:
+            factory()
+            print(f"{key:28} {name} {version()}")
+        except Exception as exc:  # report every broken library, not only the first
+            print(f"{key:28} FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
+            failed += 1
+    return 1 if failed else 0
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--list"]:
+        return list_all()
+    if len(argv) != 1 or argv[0] not in ADAPTERS:
+        print(f"usage: adapter.py LIBRARY|--list; LIBRARY is one of: {' '.join(ADAPTERS)}",
+              file=sys.stderr)
+        return 2
+    name, version, factory = ADAPTERS[argv[0]]
+    # Import before the handshake: a library that cannot load makes the adapter exit
+    # with the reason on stderr, so reptest lists it as unavailable.
+    return serve(name, version(), factory())
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

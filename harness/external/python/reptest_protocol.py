@@ -1,0 +1,130 @@
+"""The reptest external adapter protocol, version 1 (harness/PROTOCOL.md), for Python.
+
+Every Python adapter is one call to `serve` with a verdict function
+`check(body: bytes, agent: str, url: str) -> bool` (True = allowed). This module owns
+everything else: the handshake, the request loop, base64, ASCII-only JSON output,
+flushing, and turning exceptions and non-bool results into `error` answers.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import sys
+from typing import Any, BinaryIO, Callable
+
+PROTOCOL_VERSION = 1
+
+# An error message longer than this is cut: reptest only shows it, and a library's
+# message may quote the whole input.
+MAX_ERROR_CHARS = 2000
+
+Check = Callable[[bytes, str, str], Any]
+
+
+class BadRequest(Exception):
+    """The request line itself is unusable (not JSON, a field missing or mistyped)."""
+
+
+def error_text(exc: BaseException) -> str:
+    """`ExceptionType: message`, as the `error` field carries it."""
+    text = f"{type(exc).__name__}: {exc}"
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[:MAX_ERROR_CHARS] + "..."
+    return text
+
+
+def encode_line(obj: dict) -> bytes:
+    """One protocol line: JSON with every non-ASCII and control character escaped."""
+    return json.dumps(obj, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
+
+
+def parse_request(line: bytes) -> tuple[Any, bytes, str, str]:
+    """(id, body, agent, url) from a request line; BadRequest if it is not one."""
+    try:
+        request = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"not JSON: {exc}") from None
+    if not isinstance(request, dict):
+        raise BadRequest("not a JSON object")
+    for field in ("id", "robots_b64", "agent", "url"):
+        if field not in request:
+            raise BadRequest(f"missing field {field!r}")
+    robots_b64, agent, url = request["robots_b64"], request["agent"], request["url"]
+    if not (isinstance(robots_b64, str) and isinstance(agent, str) and isinstance(url, str)):
+        raise BadRequest("robots_b64, agent and url must be strings")
+    try:
+        body = base64.b64decode(robots_b64, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise BadRequest(f"robots_b64 is not base64: {exc}") from None
+    return request["id"], body, agent, url
+
+
+def request_id(line: bytes) -> Any:
+    """The id of a request line that failed to parse, if one can be read, else None."""
+    try:
+        request = json.loads(line)
+        return request.get("id") if isinstance(request, dict) else None
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def answer(line: bytes, check: Check) -> dict:
+    """The answer object for one request line. Never raises for a bad request or a
+    failing library, and never guesses a verdict."""
+    try:
+        rid, body, agent, url = parse_request(line)
+    except BadRequest as exc:
+        return {"id": request_id(line), "error": error_text(exc)}
+    try:
+        verdict = check(body, agent, url)
+    except Exception as exc:  # the library failed: report it, keep serving
+        return {"id": rid, "error": error_text(exc)}
+    if type(verdict) is not bool:  # noqa: E721 - 0/1/None/numpy bools are not verdicts
+        return {"id": rid, "error": f"NotAVerdict: the library returned {verdict!r:.200}"}
+    return {"id": rid, "verdict": "allowed" if verdict else "disallowed"}
+
+
+def protocol_stdout() -> BinaryIO:
+    """The stream answers go to. fd 1 is kept for the protocol alone: it is duplicated,
+    and fd 1 and sys.stdout are pointed at stderr, so whatever a library prints (from
+    Python or from C/C++) lands in reptest's diagnostics, not in the answers."""
+    sys.stdout.flush()
+    fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return os.fdopen(fd, "wb")
+
+
+def serve(name: str, version: str, check: Check, *, full_urls: bool = True,
+          stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
+    """Run the protocol until stdin closes; returns the exit status."""
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    out = stdout if stdout is not None else protocol_stdout()
+    handshake = {
+        "protocol": PROTOCOL_VERSION,
+        "name": name,
+        "version": version,
+        "language": "Python",
+        "capabilities": {"full_urls": full_urls, "reports_line": False},
+    }
+    try:
+        out.write(encode_line(handshake))
+        out.flush()
+        # Iterating a binary stream yields each line as soon as its LF arrives, so
+        # pipelined requests are answered one at a time, in order. The protocol asks for
+        # a flush after each answer; one write+flush per answer is cheap next to parsing.
+        for line in stdin:
+            if not line.strip():
+                continue
+            out.write(encode_line(answer(line, check)))
+            out.flush()
+    except BrokenPipeError:
+        # reptest closed our stdout: nothing left to answer. Point the fd at /dev/null
+        # so the flush at interpreter exit does not raise again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+        return 0
+    return 0
