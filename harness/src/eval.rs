@@ -6,10 +6,11 @@
 //! implementation reports it), or `{"id": ..., "error": "..."}` for a line that could not
 //! be read or answered. A bad line never stops the stream.
 
+use crate::impls::external::protocol::{self, Handshake};
 use crate::{CaseInput, Implementation, Outcome, QueryInput};
 use base64::Engine;
 use serde_json::{json, Map, Value};
-use std::io::{BufRead, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 
 /// What a whole `eval` stream did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -20,32 +21,56 @@ pub struct Totals {
     pub errors: usize,
 }
 
-/// Reads requests from `input` until it ends and writes one answer per line to `output`,
-/// flushing after each so a caller can hold a persistent conversation. Blank lines are
-/// skipped.
+/// Reads requests from `input` until it ends and writes one answer per line to `output`.
+/// Answers are ASCII-only JSON (non-ASCII escaped as `\uXXXX`, see
+/// [`crate::impls::external::protocol`]) and are flushed whenever no complete request is
+/// waiting in the input buffer, so a caller can hold a persistent conversation while a
+/// pipelining caller gets its answers in large writes. Blank lines are skipped.
 pub fn stream(
     implementation: &dyn Implementation,
-    input: impl BufRead,
+    input: impl Read,
+    output: impl Write,
+) -> std::io::Result<Totals> {
+    let mut input = BufReader::with_capacity(64 << 10, input);
+    let mut output = BufWriter::with_capacity(64 << 10, output);
+    let mut totals = Totals::default();
+    let mut line = Vec::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        number += 1;
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        if !text.iter().all(u8::is_ascii_whitespace) {
+            let answer = answer(implementation, text, number);
+            if answer.get("error").is_some() {
+                totals.errors += 1;
+            } else {
+                totals.answered += 1;
+            }
+            protocol::write_line(&mut output, &answer)?;
+        }
+        if !input.buffer().contains(&b'\n') {
+            output.flush()?;
+        }
+    }
+    output.flush()?;
+    Ok(totals)
+}
+
+/// Serves `implementation` as an external adapter (protocol v1, `harness/PROTOCOL.md`):
+/// the handshake line, then [`stream`] until the input ends.
+pub fn serve(
+    implementation: &dyn Implementation,
+    input: impl Read,
     mut output: impl Write,
 ) -> std::io::Result<Totals> {
-    let mut totals = Totals::default();
-    for (n, line) in input.split(b'\n').enumerate() {
-        let line = line?;
-        let line = line.strip_suffix(b"\r").unwrap_or(&line);
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let answer = answer(implementation, line, n + 1);
-        if answer.get("error").is_some() {
-            totals.errors += 1;
-        } else {
-            totals.answered += 1;
-        }
-        serde_json::to_writer(&mut output, &answer)?;
-        output.write_all(b"\n")?;
-        output.flush()?;
-    }
-    Ok(totals)
+    protocol::write_line(&mut output, &Handshake::of(implementation.info()))?;
+    output.flush()?;
+    stream(implementation, input, output)
 }
 
 /// Answers one request line (`number` is 1-based, used in error messages).

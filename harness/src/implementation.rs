@@ -10,6 +10,13 @@ pub trait Implementation: Send + Sync {
     /// Name, version, language and capabilities.
     fn info(&self) -> &ImplInfo;
 
+    /// The short unique name (`info().name`). Adapters whose info needs a running
+    /// process (an external adapter's handshake) override it, so finding an
+    /// implementation by name starts nothing.
+    fn name(&self) -> &str {
+        &self.info().name
+    }
+
     /// Whether the implementation can run here; when not, why and how to fix it.
     fn availability(&self) -> Availability {
         Availability::Available

@@ -3,6 +3,7 @@
 use crate::{CaseInput, Implementation, Outcome, QueryInput};
 use rayon::prelude::*;
 use reptest_corpus::{Case, Corpus};
+use std::time::{Duration, Instant};
 
 /// The outcome matrix of a run: for each implementation, one outcome per corpus query,
 /// in corpus order.
@@ -12,30 +13,74 @@ pub struct Run {
     pub implementations: Vec<String>,
     /// `outcomes[i][q]`: implementation `i`, query `q` (corpus order).
     pub outcomes: Vec<Vec<Outcome>>,
+    /// `elapsed[i]`: the wall time implementation `i` took for the whole corpus
+    /// (implementations run one after another, so these do not overlap).
+    pub elapsed: Vec<Duration>,
 }
 
-/// Evaluates every case of `corpus` with every implementation (rayon over
-/// implementation × case).
+impl Run {
+    /// Queries per second of implementation `i` (its queries over its elapsed time).
+    pub fn queries_per_second(&self, i: usize) -> f64 {
+        let queries = self.outcomes.get(i).map_or(0, Vec::len) as f64;
+        let seconds = self.elapsed.get(i).map_or(0.0, Duration::as_secs_f64);
+        if seconds > 0.0 {
+            queries / seconds
+        } else {
+            f64::INFINITY
+        }
+    }
+}
+
+/// Evaluates every case of `corpus` with every implementation: one implementation after
+/// another, its cases in parallel (rayon), so each implementation's wall time is its own.
 pub fn run(corpus: &Corpus, implementations: &[Box<dyn Implementation>]) -> Run {
+    run_with_progress(corpus, implementations, &|_| {})
+}
+
+/// [`run`], calling `progress` with the number of queries of each case as it is
+/// answered (from worker threads), e.g. to drive a progress bar.
+pub fn run_with_progress(
+    corpus: &Corpus,
+    implementations: &[Box<dyn Implementation>],
+    progress: &(dyn Fn(usize) + Sync),
+) -> Run {
     let cases = corpus.cases();
-    let outcomes = implementations
-        .par_iter()
-        .map(|implementation| {
-            cases
-                .par_iter()
-                .map(|case| evaluate_case(implementation.as_ref(), case))
-                .collect::<Vec<_>>()
-                .into_iter()
-                .flatten()
-                .collect()
+    let run_one = |implementation: &dyn Implementation| {
+        let started = Instant::now();
+        let outcomes: Vec<Outcome> = cases
+            .par_iter()
+            .map(|case| {
+                let outcomes = evaluate_case(implementation, case);
+                progress(outcomes.len());
+                outcomes
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .flatten()
+            .collect();
+        (outcomes, started.elapsed())
+    };
+    // External adapters keep worker threads waiting on pipes: twice as many threads as
+    // cores keep every pooled adapter process busy (a thread waits with the next case
+    // while the process answers the last).
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(4))
+        .build();
+    let (outcomes, elapsed) = implementations
+        .iter()
+        .map(|implementation| match &pool {
+            Ok(pool) => pool.install(|| run_one(implementation.as_ref())),
+            Err(_) => run_one(implementation.as_ref()),
         })
-        .collect();
+        .unzip();
     Run {
         implementations: implementations
             .iter()
-            .map(|i| i.info().name.clone())
+            .map(|i| i.name().to_string())
             .collect(),
         outcomes,
+        elapsed,
     }
 }
 

@@ -11,16 +11,23 @@ pub struct Args {
     /// Print a JSON array of objects instead of a table.
     #[arg(long)]
     json: bool,
+    /// Start every external adapter for its handshake, ignoring the handshakes cached
+    /// in harness/external/.state/handshakes.json.
+    #[arg(long)]
+    recheck: bool,
 }
 
 pub fn run(args: Args) -> Outcome {
+    impls::external::cache::read_from_disk(!args.recheck);
     let all = impls::all();
+    let availability = impls::availabilities(&all);
     if args.json {
         let list: Vec<_> = all
             .iter()
-            .map(|i| {
+            .zip(&availability)
+            .map(|(i, availability)| {
                 let info = i.info();
-                let (available, why, fix) = match i.availability() {
+                let (available, why, fix) = match availability {
                     Availability::Available => (true, None, None),
                     Availability::Unavailable { why, fix } => (false, Some(why), Some(fix)),
                 };
@@ -42,36 +49,57 @@ pub fn run(args: Args) -> Outcome {
         );
         return Ok(ExitCode::SUCCESS);
     }
+    let width = all.iter().map(|i| i.name().len()).max().unwrap_or(0).max(4);
+    let version_width = all
+        .iter()
+        .map(|i| i.info().version.len())
+        .max()
+        .unwrap_or(0)
+        .clamp(7, 24);
     println!(
-        "{:<14} {:<10} {:<10} {:<10} capabilities",
+        "{:<width$} {:<9} {:<version_width$} {:<10} capabilities",
         "name", "available", "version", "language"
     );
-    for i in &all {
+    let mut other_fixes = Vec::new();
+    let mut missing = 0;
+    for (i, availability) in all.iter().zip(&availability) {
         let info = i.info();
         let caps = &info.capabilities;
-        let mut words = Vec::new();
-        words.push(if caps.full_urls { "urls" } else { "paths" });
-        if caps.fetch_outcomes {
-            words.push("fetch-outcomes");
-        }
-        if caps.reports_line {
-            words.push("lines");
-        }
-        let available = match i.availability() {
-            Availability::Available => "yes".to_string(),
-            Availability::Unavailable { .. } => "no".to_string(),
+        let (available, words) = match availability {
+            Availability::Available => {
+                let mut words = vec![if caps.full_urls { "urls" } else { "paths" }];
+                if caps.fetch_outcomes {
+                    words.push("fetch-outcomes");
+                }
+                if caps.reports_line {
+                    words.push("lines");
+                }
+                ("yes", words.join(","))
+            }
+            Availability::Unavailable { why, fix } => {
+                missing += 1;
+                if !fix.starts_with(SETUP) {
+                    other_fixes.push(format!("{}: {fix}", info.name));
+                }
+                ("no", format!("- ({why})"))
+            }
         };
         println!(
-            "{:<14} {:<10} {:<10} {:<10} {}",
-            info.name,
-            available,
-            info.version,
-            info.language,
-            words.join(",")
+            "{:<width$} {:<9} {:<version_width$} {:<10} {}",
+            info.name, available, info.version, info.language, words
         );
-        if let Availability::Unavailable { why, fix } = i.availability() {
-            println!("    {why}\n    fix: {fix}");
+    }
+    if missing > 0 {
+        println!(
+            "\n{missing} of {} unavailable; to install the external ones: {SETUP}",
+            all.len()
+        );
+        for fix in other_fixes {
+            println!("  {fix}");
         }
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// The one command that installs every external implementation.
+const SETUP: &str = "bash harness/external/setup";

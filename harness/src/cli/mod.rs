@@ -4,7 +4,9 @@ mod check;
 mod corpus;
 mod eval;
 mod impls;
+mod progress;
 mod run;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -41,6 +43,8 @@ enum Command {
     Run(run::Args),
     /// List the implementations reptest knows and whether each is available.
     Impls(impls::Args),
+    /// Serve an implementation as an external adapter (protocol v1 on stdin/stdout).
+    Serve(serve::Args),
 }
 
 impl Cli {
@@ -52,6 +56,7 @@ impl Cli {
             Command::Corpus(command) => corpus::run(command),
             Command::Run(args) => run::run(args),
             Command::Impls(args) => impls::run(args),
+            Command::Serve(args) => serve::run(args),
         }
     }
 }

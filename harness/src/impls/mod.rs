@@ -1,19 +1,50 @@
 //! The registry of implementations: every adapter is listed here and nowhere else.
 
+mod crates;
+pub mod external;
+mod google;
 mod reference;
 
+pub use google::Google;
 pub use reference::Reference;
 
 use crate::{Availability, Implementation};
 
 /// Every implementation reptest knows, available or not.
 pub fn all() -> Vec<Box<dyn Implementation>> {
-    vec![Box::new(Reference::rfc9309())]
+    let mut all: Vec<Box<dyn Implementation>> =
+        vec![Box::new(Reference::rfc9309()), Box::new(Google::new())];
+    // Robots.txt crates from crates.io, in process (impls/crates/).
+    all.extend(crates::all());
+    // External adapters last (harness/external/*/adapters.toml, REPTEST_ADAPTERS).
+    all.extend(external::all());
+    all
 }
 
 /// The names of every implementation, in registry order.
 pub fn names() -> Vec<String> {
-    all().iter().map(|i| i.info().name.clone()).collect()
+    all().iter().map(|i| i.name().to_string()).collect()
+}
+
+/// The availability of each implementation, found concurrently (external adapters are
+/// started and handshaken in parallel, one thread each: the handshakes wait on I/O).
+pub fn availabilities(implementations: &[Box<dyn Implementation>]) -> Vec<Availability> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = implementations
+            .iter()
+            .map(|i| scope.spawn(move || i.availability()))
+            .collect();
+        handles
+            .into_iter()
+            .zip(implementations)
+            .map(|(handle, i)| {
+                handle.join().unwrap_or_else(|_| Availability::Unavailable {
+                    why: format!("`{}` panicked while starting", i.name()),
+                    fix: "report a bug".into(),
+                })
+            })
+            .collect()
+    })
 }
 
 /// The implementations named, in the order given; `all` names every available one.
@@ -21,14 +52,16 @@ pub fn names() -> Vec<String> {
 pub fn select<S: AsRef<str>>(names: &[S]) -> Result<Vec<Box<dyn Implementation>>, String> {
     let mut known = all();
     if names.iter().any(|n| n.as_ref() == "all") {
-        known.retain(|i| i.availability() == Availability::Available);
+        let available = availabilities(&known);
+        let mut available = available.iter();
+        known.retain(|_| available.next() == Some(&Availability::Available));
         return Ok(known);
     }
     let mut chosen: Vec<Box<dyn Implementation>> = Vec::new();
     for name in names {
         let name = name.as_ref();
-        let Some(at) = known.iter().position(|i| i.info().name == name) else {
-            if chosen.iter().any(|i| i.info().name == name) {
+        let Some(at) = known.iter().position(|i| i.name() == name) else {
+            if chosen.iter().any(|i| i.name() == name) {
                 continue;
             }
             return Err(format!(

@@ -1,0 +1,30 @@
+//! `reptest serve`.
+
+use super::Outcome;
+use std::process::ExitCode;
+
+/// Serve an implementation as an external adapter: speak protocol v1
+/// (harness/PROTOCOL.md) on stdin/stdout, the handshake line first, then one answer per
+/// request, until stdin closes.
+///
+/// So any in-process implementation can stand where an external one does, e.g. in an
+/// adapters.toml: command = ["reptest", "serve", "--impl", "reference"].
+#[derive(clap::Args)]
+pub struct Args {
+    /// The implementation that answers (see `reptest impls`).
+    #[arg(long = "impl", value_name = "NAME", default_value = "reference")]
+    implementation: String,
+}
+
+pub fn run(args: Args) -> Outcome {
+    let implementation = reptest::impls::select(&[&args.implementation])?
+        .pop()
+        .ok_or("no implementation selected")?;
+    reptest::eval::serve(
+        implementation.as_ref(),
+        std::io::stdin().lock(),
+        std::io::stdout().lock(),
+    )
+    .map_err(|e| format!("i/o: {e}"))?;
+    Ok(ExitCode::SUCCESS)
+}

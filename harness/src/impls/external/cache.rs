@@ -1,0 +1,178 @@
+//! Handshake results, cached so listing implementations starts no process twice.
+//!
+//! - In memory, by command line: building the registry twice in one program run
+//!   (`impls::select`, then `impls::names` for an error message) handshakes once.
+//! - On disk, `{state}/handshakes.json`: every successful handshake is written there;
+//!   it is read only when [`read_from_disk`] was switched on (by `reptest impls`), and an
+//!   entry counts only while its fingerprint holds: size and modification time of the
+//!   program, of every argument that is a file, and of every file in the adapter's folder
+//!   (the adapter script and its pinned lock files). A run always handshakes (it needs
+//!   the process anyway) and so refreshes the cache.
+
+use super::config::{find_program, state_dir, AdapterSpec};
+use super::protocol::Handshake;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::UNIX_EPOCH;
+
+static READ_DISK: AtomicBool = AtomicBool::new(false);
+
+/// Whether a handshake may be taken from `{state}/handshakes.json` instead of starting
+/// the adapter (off by default; `reptest impls` turns it on unless `--recheck`).
+pub fn read_from_disk(on: bool) {
+    READ_DISK.store(on, Ordering::Relaxed);
+}
+
+type Memory = Mutex<HashMap<Vec<String>, Result<Handshake, String>>>;
+
+/// The handshake of `spec`'s command: from memory, else from disk (when allowed and
+/// still valid), else by calling `start`; a successful result is stored in both.
+pub(crate) fn handshake(
+    spec: &AdapterSpec,
+    start: impl FnOnce() -> Result<Handshake, String>,
+) -> Result<Handshake, String> {
+    static MEMORY: OnceLock<Memory> = OnceLock::new();
+    let memory = MEMORY.get_or_init(Default::default);
+    let known = memory
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&spec.command)
+        .cloned();
+    if let Some(known) = known {
+        return known;
+    }
+    let fingerprint = fingerprint(spec);
+    let from_disk = READ_DISK
+        .load(Ordering::Relaxed)
+        .then(|| disk_lookup(&spec.command, &fingerprint))
+        .flatten();
+    let result = match from_disk {
+        Some(handshake) => Ok(handshake),
+        None => {
+            let result = start();
+            if let Ok(handshake) = &result {
+                disk_store(&spec.command, fingerprint, handshake);
+            }
+            result
+        }
+    };
+    memory
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(spec.command.clone(), result.clone());
+    result
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct DiskCache {
+    /// By command line, the arguments joined with NUL.
+    entries: BTreeMap<String, Entry>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Entry {
+    fingerprint: Vec<(PathBuf, u64, u128)>,
+    handshake: Handshake,
+}
+
+fn cache_file() -> PathBuf {
+    state_dir().join("handshakes.json")
+}
+
+fn key(command: &[String]) -> String {
+    command.join("\0")
+}
+
+/// Size and modification time (ns) of the files an adapter's behaviour depends on.
+fn fingerprint(spec: &AdapterSpec) -> Vec<(PathBuf, u64, u128)> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    files.extend(find_program(&spec.command[0]));
+    files.extend(
+        spec.command[1..]
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute() && p.is_file()),
+    );
+    if let Some(dir) = spec.file.parent() {
+        let mut in_dir: Vec<PathBuf> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        in_dir.sort();
+        files.extend(in_dir);
+    }
+    files
+        .into_iter()
+        .map(|path| {
+            let (len, modified) = stamp(&path);
+            (path, len, modified)
+        })
+        .collect()
+}
+
+fn stamp(path: &Path) -> (u64, u128) {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return (0, 0);
+    };
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    (meta.len(), modified)
+}
+
+fn read_disk() -> DiskCache {
+    std::fs::read(cache_file())
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default()
+}
+
+fn disk_lookup(command: &[String], fingerprint: &[(PathBuf, u64, u128)]) -> Option<Handshake> {
+    let cache = read_disk();
+    let entry = cache.entries.get(&key(command))?;
+    (entry.fingerprint == fingerprint).then(|| entry.handshake.clone())
+}
+
+/// Adds an entry (best effort: a read-only state folder only costs speed). Writers race
+/// harmlessly: each writes a whole file and renames it into place.
+fn disk_store(command: &[String], fingerprint: Vec<(PathBuf, u64, u128)>, handshake: &Handshake) {
+    static WRITING: Mutex<()> = Mutex::new(());
+    let _guard = WRITING.lock().unwrap_or_else(PoisonError::into_inner);
+    let file = cache_file();
+    let Some(dir) = file.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let mut cache = read_disk();
+    // Forget adapters whose program is gone (temporary test adapters, old installs).
+    cache.entries.retain(|_, entry| {
+        entry
+            .fingerprint
+            .first()
+            .is_some_and(|(p, _, _)| p.exists())
+    });
+    cache.entries.insert(
+        key(command),
+        Entry {
+            fingerprint,
+            handshake: handshake.clone(),
+        },
+    );
+    let Ok(bytes) = serde_json::to_vec_pretty(&cache) else {
+        return;
+    };
+    let Ok(mut temp) = tempfile::NamedTempFile::new_in(dir) else {
+        return;
+    };
+    if std::io::Write::write_all(&mut temp, &bytes).is_ok() {
+        let _ = temp.persist(&file);
+    }
+}

@@ -1,0 +1,273 @@
+//! An adapter speaking protocol v1 over long-running processes: a pool of processes,
+//! each started once, handshaken, and fed pipelined requests; timeouts and crashes are
+//! recorded per query and the process is restarted.
+
+use super::cache;
+use super::config::{find_program, AdapterSpec};
+use super::pool::Pool;
+use super::process::{Child, ReadError, MAX_LINE};
+use super::protocol::{self, Handshake};
+use crate::{Availability, Capabilities, CaseInput, ImplInfo, Implementation, Outcome, QueryInput};
+use base64::Engine;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// How long a starting adapter has to write its handshake.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Processes per adapter: cases of one adapter run concurrently on this many.
+pub const POOL_SIZE: usize = 2;
+/// Restarts (after crashes or timeouts) per adapter and run; after that the remaining
+/// queries are recorded as `crash` without starting the process again.
+pub const MAX_RESTARTS: usize = 20;
+
+/// An adapter run over protocol v1 (`mode = "persistent"`, the default).
+pub struct Persistent {
+    spec: AdapterSpec,
+    state: OnceLock<State>,
+    pool: Pool<Session>,
+    restarts: AtomicUsize,
+}
+
+struct State {
+    info: ImplInfo,
+    availability: Availability,
+}
+
+impl Persistent {
+    /// The adapter of `spec`; the handshake happens on the first call of
+    /// [`Implementation::info`] or [`Implementation::availability`] (results are cached:
+    /// see [`super::cache`]), and its process is kept for the first case.
+    pub fn new(spec: AdapterSpec) -> Persistent {
+        Persistent {
+            spec,
+            state: OnceLock::new(),
+            pool: Pool::new(POOL_SIZE),
+            restarts: AtomicUsize::new(0),
+        }
+    }
+
+    /// The registration it was made from.
+    pub fn spec(&self) -> &AdapterSpec {
+        &self.spec
+    }
+
+    fn state(&self) -> &State {
+        self.state.get_or_init(|| {
+            let handshake = cache::handshake(&self.spec, || {
+                let (session, handshake) = self.start()?;
+                self.pool.put(session);
+                Ok(handshake)
+            });
+            match handshake {
+                Ok(handshake) => State {
+                    info: self.info_from(Some(&handshake)),
+                    availability: Availability::Available,
+                },
+                Err(why) => State {
+                    info: self.info_from(None),
+                    availability: Availability::Unavailable {
+                        why,
+                        fix: self.spec.fix.clone(),
+                    },
+                },
+            }
+        })
+    }
+
+    fn info_from(&self, handshake: Option<&Handshake>) -> ImplInfo {
+        let language = handshake
+            .map(|h| h.language.as_str())
+            .filter(|l| !l.is_empty())
+            .unwrap_or(&self.spec.language);
+        ImplInfo {
+            name: self.spec.name.clone(),
+            version: handshake.map_or_else(|| "-".to_string(), |h| h.version.clone()),
+            language: language.to_string(),
+            capabilities: Capabilities {
+                full_urls: handshake.is_some_and(|h| h.capabilities.full_urls),
+                fetch_outcomes: false,
+                reports_line: handshake.is_some_and(|h| h.capabilities.reports_line),
+            },
+        }
+    }
+
+    /// Starts a process and reads its handshake; the error says why it is unusable.
+    fn start(&self) -> Result<(Session, Handshake), String> {
+        let program = &self.spec.command[0];
+        let what = match &self.spec.package {
+            Some(package) => format!("{} ({package})", self.spec.name),
+            None => self.spec.name.clone(),
+        };
+        if find_program(program).is_none() {
+            return Err(format!("{what}: program `{program}` not found"));
+        }
+        let mut child = Child::spawn(&self.spec.command, true)
+            .map_err(|e| format!("{what}: cannot start `{program}`: {e}"))?;
+        let line = child.read_line(Instant::now() + HANDSHAKE_TIMEOUT);
+        let handshake = match line {
+            Ok(line) => Handshake::parse(line),
+            Err(ReadError::Timeout) => Err(format!(
+                "no handshake within {} s",
+                HANDSHAKE_TIMEOUT.as_secs()
+            )),
+            Err(ReadError::TooLong) => Err("the handshake line is too long".to_string()),
+            Err(ReadError::Eof) => Err(child.exit_report()),
+        };
+        match handshake {
+            Ok(handshake) => Ok((Session { child, next_id: 1 }, handshake)),
+            Err(why) => {
+                let tail = child.stderr_tail();
+                let stderr = if tail.is_empty() || why.contains("stderr:") {
+                    String::new()
+                } else {
+                    format!("; stderr: {tail}")
+                };
+                Err(format!("{what}: handshake failed: {why}{stderr}"))
+            }
+        }
+    }
+
+    fn restarted(&self) -> usize {
+        self.restarts.fetch_add(1, Ordering::Relaxed) + 1
+    }
+}
+
+impl Implementation for Persistent {
+    fn info(&self) -> &ImplInfo {
+        &self.state().info
+    }
+
+    fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    fn availability(&self) -> Availability {
+        self.state().availability.clone()
+    }
+
+    fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
+        let state = self.state();
+        let n = case.queries.len();
+        let mut outcomes = Vec::with_capacity(n);
+        if let Availability::Unavailable { why, .. } = &state.availability {
+            outcomes.resize(n, Outcome::Error(format!("unavailable: {why}")));
+            return outcomes;
+        }
+        if n == 0 {
+            return outcomes;
+        }
+        let body = base64::engine::general_purpose::STANDARD.encode(case.robots);
+        let full_urls = state.info.capabilities.full_urls;
+        let mut lease = self.pool.lease();
+        while outcomes.len() < n {
+            let restarts = self.restarts.load(Ordering::Relaxed);
+            if restarts >= MAX_RESTARTS {
+                let why = format!("not run: the adapter was restarted {restarts} times in this run (crashes or timeouts)");
+                outcomes.resize(n, Outcome::Crash(why));
+                break;
+            }
+            if lease.item().is_none() {
+                match self.start() {
+                    Ok((session, _)) => {
+                        lease.set(session);
+                    }
+                    Err(why) => {
+                        self.restarted();
+                        outcomes.push(Outcome::Crash(format!("restart failed: {why}")));
+                        continue;
+                    }
+                }
+            }
+            let Some(session) = lease.item() else {
+                continue;
+            };
+            let queries = &case.queries[outcomes.len()..];
+            if session
+                .answer(&body, queries, full_urls, self.spec.timeout, &mut outcomes)
+                .is_err()
+            {
+                lease.clear();
+                self.restarted();
+            }
+        }
+        outcomes
+    }
+}
+
+/// One handshaken adapter process.
+struct Session {
+    child: Child,
+    /// The id of the next request: ids grow over the process's life, so an answer left
+    /// over from an earlier case is recognized as stale.
+    next_id: u64,
+}
+
+/// The session can no longer be used (its outcome for the query in flight is recorded).
+struct Broken;
+
+impl Session {
+    /// Sends every query, then reads the answers in order, pushing one outcome per query
+    /// onto `outcomes`. Stops early with [`Broken`] after a timeout, a crash or an
+    /// out-of-order answer, having recorded the outcome of the query in flight.
+    fn answer(
+        &mut self,
+        body: &str,
+        queries: &[QueryInput<'_>],
+        full_urls: bool,
+        timeout: Duration,
+        outcomes: &mut Vec<Outcome>,
+    ) -> Result<(), Broken> {
+        let first = self.next_id;
+        self.next_id += queries.len() as u64;
+        let line_len = body.len() + 64;
+        let mut batch = Vec::with_capacity(queries.len() * line_len);
+        for (id, query) in (first..).zip(queries) {
+            let url = protocol::request_url(query.url, full_urls);
+            protocol::write_request(&mut batch, id, body, query.agent, &url);
+        }
+        self.child.send(batch);
+        for id in first..first + queries.len() as u64 {
+            let deadline = Instant::now() + timeout;
+            loop {
+                let line = match self.child.read_line(deadline) {
+                    Ok(line) => line,
+                    Err(ReadError::Timeout) => {
+                        outcomes.push(Outcome::Timeout);
+                        return Err(Broken);
+                    }
+                    Err(ReadError::Eof) => {
+                        outcomes.push(Outcome::Crash(self.child.exit_report()));
+                        return Err(Broken);
+                    }
+                    Err(ReadError::TooLong) => {
+                        outcomes.push(Outcome::Error(format!(
+                            "an answer line longer than {} MiB",
+                            MAX_LINE >> 20
+                        )));
+                        return Err(Broken);
+                    }
+                };
+                match protocol::parse_answer(line) {
+                    Ok((got, outcome)) if got == id => {
+                        outcomes.push(outcome);
+                        break;
+                    }
+                    // Left over from an earlier request (an extra line): skip it.
+                    Ok((got, _)) if got < id => continue,
+                    Ok((got, _)) => {
+                        outcomes.push(Outcome::Error(format!(
+                            "answers out of order: expected id {id}, got id {got}"
+                        )));
+                        return Err(Broken);
+                    }
+                    Err(message) => {
+                        outcomes.push(Outcome::Error(message));
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

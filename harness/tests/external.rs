@@ -1,0 +1,512 @@
+//! External adapters end to end, with the fixture adapter (`reptest-fixture-adapter`)
+//! and `reptest serve`: crashes, hangs and garbage are recorded per query and the run
+//! completes; per-query mode; handshake failures; byte-exact bodies over the protocol.
+
+use reptest::impls::external;
+use reptest::{impls, runner, Availability, CaseInput, Implementation, Outcome, QueryInput};
+use reptest_corpus::Corpus;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const FIXTURE: &str = env!("CARGO_BIN_EXE_reptest-fixture-adapter");
+const REPTEST: &str = env!("CARGO_BIN_EXE_reptest");
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reptest-external-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A folder holding `adapters.toml` with `toml`.
+fn adapters_dir(name: &str, toml: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    std::fs::write(dir.join("adapters.toml"), toml).unwrap();
+    dir
+}
+
+/// The one adapter registered by `toml`.
+fn adapter(name: &str, toml: &str) -> Box<dyn Implementation> {
+    let mut all = external::from_dirs(&[adapters_dir(name, toml)]);
+    assert_eq!(all.len(), 1, "one adapter in {toml}");
+    all.pop().unwrap()
+}
+
+fn persistent_toml(name: &str, args: &[&str], extra: &str) -> String {
+    let command: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
+    format!(
+        "[[adapter]]\nname = \"{name}\"\nlanguage = \"Rust\"\ncommand = [{}]\n{extra}\n",
+        command.join(", ")
+    )
+}
+
+/// A corpus of one file: cases of (id, agents), each query of URL
+/// `https://example.com/x` against an empty body, expected allowed.
+fn corpus(name: &str, cases: &[(&str, &[&str])]) -> Corpus {
+    let dir = temp_dir(name);
+    std::fs::copy(
+        reptest_corpus::default_dir().join("requirements.md"),
+        dir.join("requirements.md"),
+    )
+    .unwrap();
+    let mut text = String::new();
+    for (id, agents) in cases {
+        text.push_str(&format!(
+            "[[case]]\nid = \"{id}\"\ntitle = \"t\"\nrobots = \"User-agent: nobody\\nDisallow: /\\n\"\n"
+        ));
+        for agent in *agents {
+            text.push_str(&format!(
+                "[[case.query]]\nagent = \"{agent}\"\nurl = \"https://example.com/x\"\nexpect = \"allowed\"\nrequirements = [\"2.2.2-PREFIX\"]\nlevel = \"MUST\"\nwhy = \"w\"\n"
+            ));
+        }
+    }
+    std::fs::write(dir.join("cases.toml"), text).unwrap();
+    Corpus::load(&dir).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn words(outcomes: &[Outcome]) -> Vec<&'static str> {
+    outcomes.iter().map(Outcome::word).collect()
+}
+
+#[test]
+fn crash_hang_and_garbage_are_recorded_for_exactly_those_queries() {
+    let faulty = adapter(
+        "faulty",
+        &persistent_toml("fixture-faulty", &[FIXTURE, "faulty"], "timeout_ms = 300"),
+    );
+    assert_eq!(faulty.availability(), Availability::Available);
+    let corpus = corpus(
+        "faulty-corpus",
+        &[
+            ("crashes", &["a", "crash-now", "b", "c"]),
+            ("hangs", &["d", "hang-now", "e"]),
+            ("garbles", &["garbage-now", "f"]),
+            ("doubles", &["double-now", "i"]),
+            ("skips", &["skip-now", "j"]),
+            ("fine", &["g", "h"]),
+        ],
+    );
+    let started = Instant::now();
+    let run = runner::run(&corpus, &[faulty]);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    let outcomes = &run.outcomes[0];
+    assert_eq!(
+        words(outcomes),
+        [
+            "allowed",
+            "crash",
+            "allowed",
+            "allowed", // crashes
+            "allowed",
+            "timeout",
+            "allowed", // hangs
+            "error",
+            "allowed", // garbles
+            "disallowed",
+            "allowed", // doubles: the second answer is skipped as stale
+            "error",
+            "allowed", // skips: an answer for a later request is an error
+            "allowed",
+            "allowed", // fine
+        ]
+    );
+    let Outcome::Crash(why) = &outcomes[1] else {
+        unreachable!()
+    };
+    assert!(
+        why.contains("exit status: 3") && why.contains("crashing as asked"),
+        "{why}"
+    );
+    let Outcome::Error(why) = &outcomes[7] else {
+        unreachable!()
+    };
+    assert!(why.contains("this is not JSON"), "{why}");
+    let Outcome::Error(why) = &outcomes[11] else {
+        unreachable!()
+    };
+    assert!(why.contains("out of order"), "{why}");
+}
+
+#[test]
+fn after_too_many_restarts_the_rest_is_crash_at_once() {
+    let faulty = adapter(
+        "restarts",
+        &persistent_toml(
+            "fixture-restarts",
+            &[FIXTURE, "faulty"],
+            "timeout_ms = 2000",
+        ),
+    );
+    let agents = vec!["crash-now"; external::MAX_RESTARTS + 10];
+    let queries: Vec<QueryInput<'_>> = agents
+        .iter()
+        .map(|agent| QueryInput { agent, url: "/x" })
+        .collect();
+    let outcomes = faulty.evaluate(&CaseInput {
+        robots: b"",
+        fetch: None,
+        queries: &queries,
+    });
+    assert_eq!(outcomes.len(), queries.len());
+    assert!(outcomes.iter().all(|o| o.word() == "crash"));
+    let Outcome::Crash(last) = outcomes.last().unwrap() else {
+        unreachable!()
+    };
+    assert!(last.contains("restarted 20 times"), "{last}");
+}
+
+#[test]
+fn a_failed_handshake_or_missing_program_is_unavailable_with_a_fix() {
+    let bad = adapter(
+        "bad-handshake",
+        &persistent_toml("fixture-bad", &[FIXTURE, "bad-handshake"], ""),
+    );
+    let Availability::Unavailable { why, fix } = bad.availability() else {
+        panic!("a bad handshake is unavailable")
+    };
+    assert!(
+        why.contains("handshake failed") && why.contains("hello, I am not a handshake"),
+        "{why}"
+    );
+    assert!(fix.contains("adapters.toml"), "{fix}");
+    assert_eq!(bad.name(), "fixture-bad");
+
+    let dir = adapters_dir(
+        "missing",
+        &persistent_toml("fixture-missing", &["/nonexistent/adapter"], ""),
+    );
+    std::fs::write(dir.join("setup.sh"), "true\n").unwrap();
+    let missing = external::from_dirs(std::slice::from_ref(&dir))
+        .pop()
+        .unwrap();
+    let Availability::Unavailable { why, fix } = missing.availability() else {
+        panic!("a missing program is unavailable")
+    };
+    assert!(why.contains("`/nonexistent/adapter` not found"), "{why}");
+    assert_eq!(fix, format!("bash {}", dir.join("setup.sh").display()));
+}
+
+#[test]
+fn a_malformed_registration_is_an_unavailable_entry_naming_file_and_line() {
+    let all = external::from_dirs(&[adapters_dir(
+        "malformed",
+        "[[adapter]]\nname = \"ok\"\nlanguage = \"Rust\"\ncommand = [\"x\"]\n\n[[adapter]]\nname = \"broken\"\nlanguage = \"Rust\"\n",
+    )]);
+    assert_eq!(all.len(), 2);
+    let Availability::Unavailable { why, .. } = all[1].availability() else {
+        panic!("malformed is unavailable")
+    };
+    assert!(
+        why.contains("adapters.toml:6: adapter `broken`: missing field `command`"),
+        "{why}"
+    );
+}
+
+fn per_query_toml(name: &str, extra: &str) -> String {
+    format!(
+        "[[adapter]]\nname = \"{name}\"\nlanguage = \"Rust\"\nmode = \"per-query\"\ncommand = [{FIXTURE:?}, \"per-query\", \"%robots%\", \"%user-agent%\", \"%url%\"]\ntimeout_ms = 5000\n{extra}\n"
+    )
+}
+
+fn answer(implementation: &dyn Implementation, agents: &[&str]) -> Vec<Outcome> {
+    let queries: Vec<QueryInput<'_>> = agents
+        .iter()
+        .map(|agent| QueryInput {
+            agent,
+            url: "https://example.com/x",
+        })
+        .collect();
+    implementation.evaluate(&CaseInput {
+        robots: b"User-agent: *\nDisallow: /\n",
+        fetch: None,
+        queries: &queries,
+    })
+}
+
+#[test]
+fn per_query_mode_reads_exit_statuses_and_patterns() {
+    let agents = ["a", "disallowbot", "%url%"];
+    let cases = [
+        ("exit-default", "", ["allowed", "disallowed", "allowed"]),
+        (
+            "exit-swapped",
+            "allowed_exit = 1\ndisallowed_exit = 0",
+            ["disallowed", "allowed", "disallowed"],
+        ),
+        (
+            "anchored",
+            "allowed_pattern = \"^ALLOWED\"\ndisallowed_pattern = \"^DISALLOWED\"",
+            ["allowed", "disallowed", "allowed"],
+        ),
+        (
+            "contained",
+            "allowed_pattern = \"ALLOWED\"\ndisallowed_pattern = \"DISALLOWED\"",
+            ["allowed", "disallowed", "allowed"],
+        ),
+        (
+            "neither",
+            "allowed_pattern = \"^YES\"\ndisallowed_pattern = \"^NO\"",
+            ["error", "error", "error"],
+        ),
+        (
+            "status-2",
+            "allowed_exit = 5\ndisallowed_exit = 6",
+            ["error", "error", "error"],
+        ),
+    ];
+    for (name, extra, expected) in cases {
+        let implementation = adapter(name, &per_query_toml(name, extra));
+        assert_eq!(implementation.availability(), Availability::Available);
+        assert_eq!(
+            words(&answer(implementation.as_ref(), &agents)),
+            expected,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_per_query_process_that_hangs_is_a_timeout_and_is_killed_with_its_children() {
+    // `sh` starts `sleep`, which keeps stdout open: the whole process group must die.
+    let implementation = adapter(
+        "per-query-hang",
+        "[[adapter]]\nname = \"hang\"\nlanguage = \"sh\"\nmode = \"per-query\"\ncommand = [\"sh\", \"-c\", \"sleep 30; echo ALLOWED\", \"%robots%\"]\ntimeout_ms = 300\n",
+    );
+    let started = Instant::now();
+    assert_eq!(
+        words(&answer(implementation.as_ref(), &["a", "b"])),
+        ["timeout", "timeout"]
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn adapters_that_take_paths_get_paths() {
+    let paths = adapter(
+        "paths",
+        &persistent_toml("fixture-paths", &[FIXTURE, "paths"], ""),
+    );
+    assert!(!paths.info().capabilities.full_urls);
+    let queries: Vec<QueryInput<'_>> = ["https://example.com/a?b", "https://example.com", "/c"]
+        .iter()
+        .map(|url| QueryInput { agent: "a", url })
+        .collect();
+    let outcomes = paths.evaluate(&CaseInput {
+        robots: b"",
+        fetch: None,
+        queries: &queries,
+    });
+    assert_eq!(words(&outcomes), ["allowed", "allowed", "allowed"]);
+}
+
+fn served_reference() -> Box<dyn Implementation> {
+    adapter(
+        "serve",
+        &persistent_toml(
+            "served-reference",
+            &[REPTEST, "serve", "--impl", "reference"],
+            "",
+        ),
+    )
+}
+
+#[test]
+fn the_served_reference_answers_the_whole_corpus_like_the_reference() {
+    let corpus = Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let served = served_reference();
+    assert_eq!(served.availability(), Availability::Available);
+    assert_eq!(served.info().version, env!("CARGO_PKG_VERSION"));
+    assert!(served.info().capabilities.reports_line && served.info().capabilities.full_urls);
+    let mut implementations = impls::select(&["reference"]).unwrap();
+    implementations.push(served);
+    let run = runner::run(&corpus, &implementations);
+    let mut compared = 0;
+    for (q, (case, query)) in corpus.queries().enumerate() {
+        let (local, remote) = (&run.outcomes[0][q], &run.outcomes[1][q]);
+        if case.fetch.is_some() {
+            assert_eq!(remote.word(), "unsupported", "{}", query.id);
+        } else {
+            assert_eq!(local, remote, "{}", query.id);
+            compared += 1;
+        }
+    }
+    assert!(compared > 600, "{compared}");
+}
+
+#[test]
+fn odd_bytes_and_characters_round_trip_through_the_protocol() {
+    let served = served_reference();
+    let reference = impls::select(&["reference"]).unwrap().pop().unwrap();
+    let bodies: [&[u8]; 5] = [
+        b"\xef\xbb\xbfUser-agent: *\rDisallow: /a\rAllow: /a/b\r",
+        b"User-agent: *\nDisallow: /\0x\nDisallow: /caf\xc3\xa9\n",
+        b"User-agent: b\xe2\x80\xa8ot\r\nDisallow: /\xff\xfe\r\nDisallow: /\xe2\x80\xa8\n",
+        b"User-agent: *\n\xc2\x85Disallow: /n\nDisallow: /\"q\\\n",
+        b"",
+    ];
+    let agents = ["examplebot", "b\u{2028}ot", "bot\u{85}", "\u{1f600}"];
+    let urls = [
+        "https://example.com/a",
+        "https://example.com/a/b",
+        "https://example.com/\0x",
+        "https://example.com/caf\u{e9}",
+        "https://example.com/\u{2028}",
+        "https://example.com/%E2%80%A8",
+        "https://example.com/\"q\\",
+        "https://example.com/n\r\nx",
+    ];
+    let queries: Vec<QueryInput<'_>> = agents
+        .iter()
+        .flat_map(|agent| urls.iter().map(move |url| QueryInput { agent, url }))
+        .collect();
+    for body in bodies {
+        let case = CaseInput {
+            robots: body,
+            fetch: None,
+            queries: &queries,
+        };
+        assert_eq!(
+            served.evaluate(&case),
+            reference.evaluate(&case),
+            "{:?}",
+            String::from_utf8_lossy(body)
+        );
+    }
+}
+
+#[test]
+fn serve_speaks_the_protocol() {
+    let mut child = Command::new(REPTEST)
+        .args(["serve", "--impl", "reference"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"{\"id\": 1, \"robots_b64\": \"VXNlci1hZ2VudDogKgpEaXNhbGxvdzogLwo=\", \"agent\": \"\\u00e9bot\", \"url\": \"/x\"}\nnot json \xc3\xa9\n")
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.is_ascii(), "{text}");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["protocol"], 1);
+    assert_eq!(lines[0]["name"], "reference");
+    assert_eq!(
+        lines[1],
+        serde_json::json!({"id": 1, "verdict": "disallowed", "line": 2})
+    );
+    assert!(lines[2]["error"].as_str().unwrap().contains("invalid JSON"));
+}
+
+fn reptest_with_adapters(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(REPTEST)
+        .args(args)
+        .env("REPTEST_ADAPTERS", dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn run_exit_code_matrix_and_json() {
+    let dir = adapters_dir(
+        "cli",
+        &persistent_toml("fixture-cli", &[FIXTURE, "faulty"], "timeout_ms = 300"),
+    );
+    let corpus_dir = temp_dir("cli-corpus");
+    corpus("cli-corpus", &[("c", &["a", "crash-now", "b"])]);
+    let corpus_dir = corpus_dir.to_str().unwrap().to_string();
+    let matrix = temp_dir("cli-matrix").join("m.tsv");
+
+    // Named explicitly: its crash makes the exit code 1.
+    let out = reptest_with_adapters(
+        &dir,
+        &[
+            "run",
+            "--corpus",
+            &corpus_dir,
+            "--impl",
+            "reference,fixture-cli",
+            "--json",
+            "--matrix",
+            matrix.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json[1]["implementation"], "fixture-cli");
+    assert_eq!(json[1]["outcomes"]["c/2"], "crash");
+    assert_eq!(json[1]["outcomes"]["c/1"], "allowed");
+    assert!(json[1]["queries_per_s"].as_f64().unwrap() > 0.0);
+    assert_eq!(
+        std::fs::read_to_string(&matrix).unwrap(),
+        "query\texpected\treference\tfixture-cli\nc/1\tallowed\tallowed\tallowed\nc/2\tallowed\tallowed\tcrash\nc/3\tallowed\tallowed\tallowed\n"
+    );
+
+    // Only the reference named: exit 0.
+    let out = reptest_with_adapters(
+        &dir,
+        &["run", "--corpus", &corpus_dir, "--impl", "reference"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+
+    // The default, every available implementation: the reference decides the exit code.
+    let out = reptest_with_adapters(&dir, &["run", "--corpus", &corpus_dir]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("fixture-cli") && stdout.contains("queries/s"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("every query passed by reference"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn impls_lists_one_line_each_and_the_setup_command() {
+    let dir = adapters_dir(
+        "impls",
+        &persistent_toml("fixture-missing-program", &["/nonexistent/adapter"], ""),
+    );
+    let out = reptest_with_adapters(&dir, &["impls"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("fixture-missing-program "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        line.contains(" no ") && line.contains("not found"),
+        "{line}"
+    );
+    assert!(
+        stdout
+            .trim_end()
+            .lines()
+            .any(|l| l.ends_with("bash harness/external/setup")),
+        "{stdout}"
+    );
+}
