@@ -78,6 +78,30 @@ pub struct Failure {
     pub outcome: Outcome,
 }
 
+impl Failure {
+    /// One line: the query id, its file and line, agent and URL, what was expected and
+    /// what came, e.g. `wrong/1 (corpus/rfc/x.toml:7) agent=a url=/x: expected allowed,
+    /// got disallowed (line 2)`.
+    pub fn describe(&self, corpus: &Corpus) -> String {
+        match corpus.queries().nth(self.query) {
+            Some((case, query)) => format!(
+                "{} ({}:{}) agent={} url={}: expected {}, got {}",
+                self.id,
+                case.file.display(),
+                query.line,
+                query.agent,
+                query.url,
+                self.expected,
+                self.outcome
+            ),
+            None => format!(
+                "{}: expected {}, got {}",
+                self.id, self.expected, self.outcome
+            ),
+        }
+    }
+}
+
 /// How one implementation did under one profile.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {

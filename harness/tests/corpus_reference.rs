@@ -14,23 +14,10 @@ fn the_reference_passes_every_corpus_query() {
     let implementations = impls::select(&["reference"]).unwrap();
     let run = runner::run(&corpus, &implementations);
     let summary = &score::summarize(&corpus, &run, "rfc9309")[0];
-    let queries: Vec<_> = corpus.queries().collect();
     let report: Vec<String> = summary
         .failures
         .iter()
-        .map(|f| {
-            let (case, query) = queries[f.query];
-            format!(
-                "{} ({}:{}) agent={} url={}: expected {}, got {}",
-                f.id,
-                case.file.display(),
-                query.line,
-                query.agent,
-                query.url,
-                f.expected,
-                f.outcome
-            )
-        })
+        .map(|f| f.describe(&corpus))
         .collect();
     assert!(
         report.is_empty(),
@@ -40,7 +27,7 @@ fn the_reference_passes_every_corpus_query() {
     );
     assert_eq!(
         summary.total().pass,
-        queries.len(),
+        corpus.queries().count(),
         "every query must be judged and pass"
     );
 }

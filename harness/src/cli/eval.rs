@@ -17,9 +17,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Outcome {
-    let implementation = reptest::impls::select(&[&args.implementation])?
-        .pop()
-        .ok_or("no implementation selected")?;
+    let implementation = reptest::impls::one(&args.implementation)?;
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
     let totals = reptest::eval::stream(implementation.as_ref(), stdin, stdout)

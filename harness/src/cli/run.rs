@@ -146,7 +146,6 @@ fn print(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool], pro
             speed(run, i)
         );
     }
-    let queries: Vec<_> = corpus.queries().collect();
     let mut unlisted = Vec::new();
     for (s, gating) in summaries.iter().zip(gating) {
         if s.failures.is_empty() {
@@ -158,17 +157,7 @@ fn print(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool], pro
         }
         println!("\n{}: {} queries did not pass", s.name, s.failures.len());
         for f in &s.failures {
-            let (case, query) = queries[f.query];
-            println!(
-                "  FAIL {} ({}:{}) agent={} url={} expected {}, got {}",
-                f.id,
-                case.file.display(),
-                query.line,
-                query.agent,
-                query.url,
-                f.expected,
-                f.outcome
-            );
+            println!("  FAIL {}", f.describe(corpus));
         }
     }
     if !unlisted.is_empty() {

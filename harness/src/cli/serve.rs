@@ -17,9 +17,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Outcome {
-    let implementation = reptest::impls::select(&[&args.implementation])?
-        .pop()
-        .ok_or("no implementation selected")?;
+    let implementation = reptest::impls::one(&args.implementation)?;
     reptest::eval::serve(
         implementation.as_ref(),
         std::io::stdin().lock(),

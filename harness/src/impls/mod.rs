@@ -47,6 +47,13 @@ pub fn availabilities(implementations: &[Box<dyn Implementation>]) -> Vec<Availa
     })
 }
 
+/// The one implementation named, when it is known and available; errors as [`select`].
+pub fn one(name: &str) -> Result<Box<dyn Implementation>, String> {
+    select(&[name])?
+        .pop()
+        .ok_or_else(|| format!("no implementation `{name}`"))
+}
+
 /// The implementations named, in the order given; `all` names every available one.
 /// An unknown or unavailable name is an error that says what is known, or how to fix it.
 pub fn select<S: AsRef<str>>(names: &[S]) -> Result<Vec<Box<dyn Implementation>>, String> {

@@ -408,7 +408,15 @@ mod tests {
     }
 
     fn run(prepare: Prepare, robots: &[u8], urls: &[&str]) -> Vec<Outcome> {
-        let adapter = CrateAdapter::new("test", "test", "0", true, prepare);
+        evaluate_urls(
+            &CrateAdapter::new("test", "test", "0", true, prepare),
+            robots,
+            urls,
+        )
+    }
+
+    /// Runs one case of `urls`, all for agent `foobot`.
+    fn evaluate_urls(adapter: &CrateAdapter, robots: &[u8], urls: &[&str]) -> Vec<Outcome> {
         let queries: Vec<QueryInput<'_>> = urls
             .iter()
             .map(|url| QueryInput {
@@ -465,20 +473,7 @@ mod tests {
         }
         let adapter = CrateAdapter::new("test", "test", "0", true, prepare)
             .with_timeout(Duration::from_millis(100));
-        let case = |urls: &'static [&'static str]| -> Vec<Outcome> {
-            let queries: Vec<QueryInput<'_>> = urls
-                .iter()
-                .map(|url| QueryInput {
-                    agent: "foobot",
-                    url,
-                })
-                .collect();
-            adapter.evaluate(&CaseInput {
-                robots: b"",
-                fetch: None,
-                queries: &queries,
-            })
-        };
+        let case = |urls: &[&str]| evaluate_urls(&adapter, b"", urls);
         let verdict = Outcome::Verdict {
             allowed: true,
             line: None,
