@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 pub mod eval;
+pub mod fuzz;
 mod implementation;
 pub mod impls;
 pub mod runner;

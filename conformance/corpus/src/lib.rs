@@ -30,7 +30,7 @@ mod stats;
 mod unescape;
 
 pub use error::Error;
-pub use model::{Cache, Case, Dimension, Expect, Fetch, Level, Query, PROFILES};
+pub use model::{Cache, Case, Dimension, Expect, Fetch, Level, Query, OUTCOME_WORDS, PROFILES};
 pub use requirements::{Requirement, RequirementIndex, RequirementLevel};
 pub use stats::{RequirementCoverage, Stats};
 

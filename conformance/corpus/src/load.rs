@@ -2,7 +2,7 @@
 
 use crate::body;
 use crate::error::{Error, Problem};
-use crate::model::{Cache, Case, Dimension, Expect, Fetch, Level, Query, PROFILES};
+use crate::model::{Cache, Case, Dimension, Expect, Fetch, Level, Query, OUTCOME_WORDS, PROFILES};
 use crate::raw;
 use crate::requirements::{RequirementIndex, RequirementLevel};
 use crate::Corpus;
@@ -301,6 +301,23 @@ impl Checker<'_> {
                 ),
             }
         }
+        for (name, word) in &raw.observed {
+            if name.is_empty() {
+                self.fail(
+                    line,
+                    format!("{at}observed: an implementation name is empty"),
+                );
+            }
+            if !OUTCOME_WORDS.contains(&word.as_str()) {
+                self.fail(
+                    line,
+                    format!(
+                        "{at}observed `{name}` = `{word}` is not one of {}",
+                        OUTCOME_WORDS.join(", ")
+                    ),
+                );
+            }
+        }
         Some(Query {
             id: format!("{case_id}/{number}"),
             agent,
@@ -311,6 +328,7 @@ impl Checker<'_> {
             why: raw.why,
             profiles,
             triage: raw.triage,
+            observed: raw.observed,
             line,
         })
     }

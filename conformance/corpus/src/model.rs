@@ -9,6 +9,17 @@ use std::path::PathBuf;
 /// a choice.
 pub const PROFILES: &[&str] = &["rfc9309", "google"];
 
+/// The words an `observed` record may hold: an implementation's verdict (`allowed`,
+/// `disallowed`) or why it gave none.
+pub const OUTCOME_WORDS: &[&str] = &[
+    "allowed",
+    "disallowed",
+    "unsupported",
+    "error",
+    "timeout",
+    "crash",
+];
+
 /// One robots.txt body with its queries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Case {
@@ -51,6 +62,10 @@ pub struct Query {
     pub profiles: BTreeMap<String, Expect>,
     /// Set when the RFC is unclear here and the expectation awaits a decision.
     pub triage: Option<String>,
+    /// What each implementation answered when the query was recorded (findings promoted
+    /// from fuzzing): implementation name to outcome word (see [`OUTCOME_WORDS`]). A
+    /// record of behaviour, never an expectation.
+    pub observed: BTreeMap<String, String>,
     /// The 1-based line of the query's `agent` in its file.
     pub line: usize,
 }

@@ -41,6 +41,8 @@ pub(crate) struct Query {
     #[serde(default)]
     pub(crate) profiles: BTreeMap<String, String>,
     pub(crate) triage: Option<String>,
+    #[serde(default)]
+    pub(crate) observed: BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]

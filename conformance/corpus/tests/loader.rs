@@ -235,3 +235,22 @@ fn a_missing_folder_or_index_is_a_clear_error() {
 fn the_shipped_corpus_loads() {
     Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[test]
+fn observed_records_take_outcome_words_only() {
+    let good = format!(
+        "{GOOD}\n[case.query.observed]\nreference = \"disallowed\"\nrust-cylon = \"error\"\n"
+    );
+    let corpus = Corpus::load(corpus("observed-good", &[("t.toml", &good)])).unwrap();
+    let queries = &corpus.cases()[0].queries;
+    assert!(queries[0].observed.is_empty());
+    let query = &queries[1];
+    assert_eq!(
+        query.observed.get("reference").map(String::as_str),
+        Some("disallowed")
+    );
+    assert_eq!(query.observed.len(), 2);
+    let bad = format!("{GOOD}\n[case.query.observed]\nreference = \"maybe\"\n");
+    let e = error("observed-bad", &bad);
+    assert!(e.contains("observed `reference` = `maybe`"), "{e}");
+}

@@ -3,6 +3,7 @@
 mod check;
 mod corpus;
 mod eval;
+mod fuzz;
 mod impls;
 mod progress;
 mod run;
@@ -45,6 +46,9 @@ enum Command {
     Impls(impls::Args),
     /// Serve an implementation as an external adapter (protocol v1 on stdin/stdout).
     Serve(serve::Args),
+    /// Differential fuzzing: generated inputs through implementations, divergences by
+    /// signature.
+    Fuzz(fuzz::Args),
 }
 
 impl Cli {
@@ -57,6 +61,7 @@ impl Cli {
             Command::Run(args) => run::run(args),
             Command::Impls(args) => impls::run(args),
             Command::Serve(args) => serve::run(args),
+            Command::Fuzz(args) => fuzz::run(args),
         }
     }
 }

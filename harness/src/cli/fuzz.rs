@@ -1,0 +1,171 @@
+//! `reptest fuzz`: a differential fuzzing campaign over generated robots.txt inputs.
+
+use super::Outcome;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use reptest::fuzz::campaign::{self, CampaignOptions, CampaignProgress, CampaignReport};
+use reptest::fuzz::findings;
+use reptest::impls;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Run generated robots.txt inputs through implementations and group the queries they
+/// disagree on by signature (the partition of implementations by verdict, the
+/// dimensions of the minimized input, the reference's deciding rule).
+///
+/// Reproducible: the same seed and --inputs give the same signatures and counts. In-process
+/// implementations answer every input; external ones answer the divergent queries and a
+/// sample.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The time budget in seconds (ignored with --inputs).
+    #[arg(long, default_value_t = 60.0, value_name = "N")]
+    seconds: f64,
+    /// The campaign seed.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    seed: u64,
+    /// Run exactly N inputs, whatever the time (for reproducible campaigns).
+    #[arg(long, value_name = "N")]
+    inputs: Option<u64>,
+    /// Implementations, comma-separated (see `reptest impls`). Default: every available one.
+    #[arg(long = "impl", value_name = "NAMES", value_delimiter = ',')]
+    implementations: Vec<String>,
+    /// External implementations also answer every query of one input in K (0: only the
+    /// queries already divergent in process).
+    #[arg(long, default_value_t = 64, value_name = "K")]
+    external_sample: u64,
+    /// Write the whole report as JSON (every signature with its examples) to
+    /// DIR/fuzz-<seed>.json.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the report as JSON instead of the summary.
+    #[arg(long)]
+    json: bool,
+    /// Promote new signatures to corpus/findings/NAME.toml and write the write-up to
+    /// reports/findings/NAME.md.
+    #[arg(long, value_name = "NAME")]
+    write_findings: Option<String>,
+    /// How many signatures the summary lists.
+    #[arg(long, default_value_t = 15, value_name = "N")]
+    top: usize,
+}
+
+pub fn run(args: Args) -> Outcome {
+    let names = if args.implementations.is_empty() {
+        vec!["all".to_string()]
+    } else {
+        args.implementations.clone()
+    };
+    let implementations = impls::select(&names)?;
+    let options = CampaignOptions {
+        seconds: args.seconds,
+        seed: args.seed,
+        inputs: args.inputs,
+        external_sample: args.external_sample,
+        ..CampaignOptions::default()
+    };
+    let bar = bar(&options);
+    let report = campaign::run_campaign(&options, &implementations, &|p: CampaignProgress| {
+        if let Some(bar) = &bar {
+            bar.set_position(match options.inputs {
+                Some(_) => p.inputs,
+                None => p.elapsed.as_secs(),
+            });
+            let seconds = p.elapsed.as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "{} inputs, {:.0} execs/s, {} signatures",
+                p.inputs,
+                p.execs as f64 / seconds,
+                p.signatures
+            ));
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let path = dir.join(format!("fuzz-{}.json", args.seed));
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        );
+    } else {
+        print(&report, args.top);
+    }
+    if let Some(name) = &args.write_findings {
+        let corpus = reptest_corpus::default_dir();
+        let reports = corpus.join("../reports");
+        let reports = reports.canonicalize().unwrap_or(reports);
+        let written = findings::write(&corpus, &reports, name, &report)?;
+        eprintln!(
+            "wrote {} new case(s) to {} and {}",
+            written.added,
+            written.toml.display(),
+            written.markdown.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A bar on stderr when it is a terminal: inputs of --inputs, else seconds of the budget.
+fn bar(options: &CampaignOptions) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let (total, unit) = match options.inputs {
+        Some(n) => (n, "inputs"),
+        None => (options.seconds.ceil() as u64, "s"),
+    };
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(&format!(
+        "{{elapsed:>4}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{msg}}"
+    )) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    Some(bar)
+}
+
+fn print(report: &CampaignReport, top: usize) {
+    println!(
+        "reptest fuzz: seed {}, {} inputs, {} queries, {} execs in {:.1} s ({:.0} execs/s; minimizing {:.1} s)",
+        report.seed,
+        report.inputs,
+        report.queries,
+        report.execs,
+        report.seconds,
+        report.execs_per_second(),
+        report.minimize_seconds
+    );
+    println!("in process: {}", report.in_process.join(", "));
+    if !report.external.is_empty() {
+        println!("external (sampled): {}", report.external.join(", "));
+    }
+    println!("\n{} signature(s); per dimension:", report.signatures.len());
+    for (dimension, n) in report.per_dimension() {
+        println!("  {dimension:<17} {n}");
+    }
+    if report.signatures.is_empty() {
+        return;
+    }
+    println!("\ntop signatures (raw hits, signature, minimized example):");
+    for found in report.signatures.iter().take(top) {
+        println!("  {:>7}  {}", found.hits, found.signature);
+        let body = reptest::visible::render(&found.minimized.body).replace("↵\n", "↵");
+        println!(
+            "           {} | {} {}",
+            body, found.minimized.agent, found.minimized.url
+        );
+    }
+    if report.signatures.len() > top {
+        println!(
+            "  ... and {} more (--top N, --json)",
+            report.signatures.len() - top
+        );
+    }
+}

@@ -1,0 +1,204 @@
+//! Signatures: how a divergent input splits the implementations.
+//!
+//! A [`Signature`] is the partition of implementations by outcome word (`allowed`,
+//! `disallowed`, and `error` / `timeout` / ... for those that gave no verdict), the
+//! dimensions found in the input's bytes, and the kind of the reference's deciding rule.
+//! Two inputs with the same signature are taken as the same finding.
+
+use crate::Outcome;
+use reptest_corpus::Dimension;
+use reptest_reference::{Reason, Robots, RuleKind};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// How one divergent input splits the implementations, and what the input exercises.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Signature {
+    /// Outcome word to the implementations that answered it (names sorted), sorted by word.
+    pub partition: Vec<(String, Vec<String>)>,
+    /// The dimensions found in the input's bytes.
+    #[serde(serialize_with = "dimension_names")]
+    pub dimensions: BTreeSet<Dimension>,
+    /// Why the reference decided as it did: `rule-allow`, `rule-disallow`, `no-match`,
+    /// `no-group`, `robots-txt` (`None` when it could not say).
+    pub rule_kind: Option<String>,
+}
+
+fn dimension_names<S: serde::Serializer>(
+    dimensions: &BTreeSet<Dimension>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(dimensions.iter().map(|d| d.as_str()))
+}
+
+impl Signature {
+    /// The signature of one query: `outcomes[i]` is what `names[i]` answered.
+    pub fn of(body: &[u8], agent: &str, url: &str, names: &[String], outcomes: &[Outcome]) -> Self {
+        Signature {
+            partition: partition(names, outcomes),
+            dimensions: super::dimensions(body, agent, url),
+            rule_kind: rule_kind(body, agent, url),
+        }
+    }
+
+    /// Whether at least two different verdicts were given (errors and timeouts alone do
+    /// not make a divergence).
+    pub fn is_divergent(&self) -> bool {
+        is_divergent(&self.partition)
+    }
+
+    /// The partition and rule kind without the dimensions: what minimization keeps.
+    pub fn behaviour(&self) -> (&[(String, Vec<String>)], Option<&str>) {
+        (&self.partition, self.rule_kind.as_deref())
+    }
+
+    /// The implementations that answered `word`.
+    pub fn answering(&self, word: &str) -> &[String] {
+        self.partition
+            .iter()
+            .find(|(w, _)| w == word)
+            .map_or(&[], |(_, names)| names.as_slice())
+    }
+
+    /// A short stable hash of the signature (8 hex digits of FNV-1a over its display
+    /// form): the same signature gives the same hash on every machine and version.
+    pub fn short_hash(&self) -> String {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in self.to_string().bytes() {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        format!("{:08x}", (hash >> 32) ^ (hash & 0xffff_ffff))
+    }
+}
+
+impl fmt::Display for Signature {
+    /// `[allowed: a,b | disallowed: c] {wildcards,percent-encoding} rule-disallow`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let groups: Vec<String> = self
+            .partition
+            .iter()
+            .map(|(word, names)| format!("{word}: {}", names.join(",")))
+            .collect();
+        let dimensions: Vec<&str> = self.dimensions.iter().map(|d| d.as_str()).collect();
+        write!(f, "[{}] {{{}}}", groups.join(" | "), dimensions.join(","))?;
+        if let Some(kind) = &self.rule_kind {
+            write!(f, " {kind}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The implementations grouped by outcome word: `outcomes[i]` is what `names[i]`
+/// answered. Words sorted, names sorted within each word.
+pub fn partition(names: &[String], outcomes: &[Outcome]) -> Vec<(String, Vec<String>)> {
+    let mut groups: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (name, outcome) in names.iter().zip(outcomes) {
+        groups.entry(outcome.word()).or_default().push(name.clone());
+    }
+    groups
+        .into_iter()
+        .map(|(word, mut names)| {
+            names.sort();
+            (word.to_string(), names)
+        })
+        .collect()
+}
+
+/// Whether a partition holds at least two different verdicts.
+pub fn is_divergent(partition: &[(String, Vec<String>)]) -> bool {
+    partition
+        .iter()
+        .filter(|(word, names)| (word == "allowed" || word == "disallowed") && !names.is_empty())
+        .count()
+        >= 2
+}
+
+/// Why the reference matcher decides `url` for `agent` as it does: `rule-allow`,
+/// `rule-disallow`, `no-match`, `no-group` or `robots-txt`.
+pub fn rule_kind(body: &[u8], agent: &str, url: &str) -> Option<String> {
+    let verdict = Robots::parse(body).check(agent, url);
+    let kind = match verdict.reason() {
+        Reason::RobotsTxtPath => "robots-txt",
+        Reason::NoGroup => "no-group",
+        Reason::NoMatchingRule { .. } => "no-match",
+        Reason::Rule { rule, .. } => match rule.kind {
+            RuleKind::Allow => "rule-allow",
+            RuleKind::Disallow => "rule-disallow",
+        },
+        _ => return None,
+    };
+    Some(kind.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(allowed: bool) -> Outcome {
+        Outcome::Verdict {
+            allowed,
+            line: None,
+        }
+    }
+
+    #[test]
+    fn partition_sorts_words_and_names() {
+        let names: Vec<String> = ["c", "a", "b", "d"].map(String::from).to_vec();
+        let outcomes = [
+            verdict(false),
+            verdict(true),
+            verdict(true),
+            Outcome::Timeout,
+        ];
+        let p = partition(&names, &outcomes);
+        assert_eq!(
+            p,
+            vec![
+                ("allowed".into(), vec!["a".into(), "b".into()]),
+                ("disallowed".into(), vec!["c".into()]),
+                ("timeout".into(), vec!["d".into()]),
+            ]
+        );
+        assert!(is_divergent(&p));
+        let sig = Signature {
+            partition: p,
+            dimensions: [Dimension::Wildcards, Dimension::PercentEncoding].into(),
+            rule_kind: Some("rule-disallow".into()),
+        };
+        assert_eq!(
+            sig.to_string(),
+            "[allowed: a,b | disallowed: c | timeout: d] {percent-encoding,wildcards} rule-disallow"
+        );
+        assert_eq!(sig.short_hash().len(), 8);
+        assert_eq!(sig.answering("allowed"), ["a", "b"]);
+    }
+
+    #[test]
+    fn errors_alone_are_not_a_divergence() {
+        let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
+        let p = partition(&names, &[verdict(true), Outcome::Error("x".into())]);
+        assert!(!is_divergent(&p));
+    }
+
+    #[test]
+    fn rule_kinds_from_the_reference() {
+        let body = b"User-agent: *\nDisallow: /a\nAllow: /ab\n";
+        let kind = |url| rule_kind(body, "bot", url);
+        assert_eq!(
+            kind("https://example.com/a").as_deref(),
+            Some("rule-disallow")
+        );
+        assert_eq!(
+            kind("https://example.com/ab").as_deref(),
+            Some("rule-allow")
+        );
+        assert_eq!(kind("https://example.com/z").as_deref(), Some("no-match"));
+        assert_eq!(
+            kind("https://example.com/robots.txt").as_deref(),
+            Some("robots-txt")
+        );
+        assert_eq!(rule_kind(b"", "bot", "/x").as_deref(), Some("no-group"));
+    }
+}

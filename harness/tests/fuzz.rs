@@ -1,0 +1,312 @@
+//! The fuzzing campaign, the minimizer and the findings: reproducible campaigns,
+//! signature-preserving minimization, findings that round-trip through the corpus
+//! loader, and recorded findings that still answer as recorded.
+
+use reptest::fuzz::campaign::{
+    external_names, run_split, CampaignOptions, CampaignReport, Example, Found,
+};
+use reptest::fuzz::findings;
+use reptest::fuzz::minimize::{evaluate_one, minimize_with_budget};
+use reptest::fuzz::signature::{partition, Signature};
+use reptest::fuzz::FuzzQuery;
+use reptest::{impls, Availability, Implementation};
+use reptest_corpus::{Corpus, Dimension, Expect};
+use std::path::Path;
+use std::time::Instant;
+
+/// Every available implementation that runs in process.
+fn in_process() -> Vec<Box<dyn Implementation>> {
+    let external = external_names();
+    impls::all()
+        .into_iter()
+        .filter(|i| !external.contains(i.name()))
+        .filter(|i| i.availability() == Availability::Available)
+        .collect()
+}
+
+fn campaign(
+    implementations: &[Box<dyn Implementation>],
+    inputs: u64,
+    chunk: u64,
+) -> CampaignReport {
+    let inside: Vec<&dyn Implementation> = implementations.iter().map(|i| i.as_ref()).collect();
+    let options = CampaignOptions {
+        seed: 7,
+        inputs: Some(inputs),
+        chunk,
+        ..CampaignOptions::default()
+    };
+    run_split(&options, &inside, &[], &|_| {})
+}
+
+/// What must not depend on thread timing or chunking.
+fn digest(report: &CampaignReport) -> Vec<(String, u64, Example, Vec<Example>)> {
+    report
+        .signatures
+        .iter()
+        .map(|f| {
+            (
+                f.signature.to_string(),
+                f.hits,
+                f.minimized.clone(),
+                f.raw.clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_campaign_is_reproducible_finds_divergences_and_minimizes_them() {
+    let implementations = in_process();
+    let first = campaign(&implementations, 400, 64);
+    let second = campaign(&implementations, 400, 150);
+    assert_eq!(first.inputs, 400);
+    assert_eq!(first.queries, second.queries);
+    assert_eq!(first.execs, second.execs);
+    assert_eq!(digest(&first), digest(&second), "same seed, same findings");
+    assert!(
+        !first.signatures.is_empty(),
+        "{} in-process implementations found no divergence in 400 inputs",
+        implementations.len()
+    );
+    eprintln!(
+        "{} inputs, {} execs, {:.0} execs/s, {} signatures, minimizing {:.2} s",
+        first.inputs,
+        first.execs,
+        first.execs_per_second(),
+        first.signatures.len(),
+        first.minimize_seconds
+    );
+
+    // Every minimized example still splits the implementations as its signature says,
+    // and is no larger than the raw input it came from.
+    let chosen: Vec<&dyn Implementation> = implementations.iter().map(|i| i.as_ref()).collect();
+    let names: Vec<String> = chosen.iter().map(|i| i.name().to_string()).collect();
+    for found in &first.signatures {
+        let m = &found.minimized;
+        let query = FuzzQuery {
+            agent: m.agent.clone(),
+            url: m.url.clone(),
+        };
+        let outcomes = evaluate_one(&chosen, &m.body, &query);
+        assert_eq!(
+            partition(&names, &outcomes),
+            found.signature.partition,
+            "{}",
+            found.signature
+        );
+        assert!(found.signature.is_divergent());
+        let raw = &found.raw[0];
+        assert!(m.body.len() <= raw.body.len() && m.url.len() <= raw.url.len());
+    }
+}
+
+#[test]
+fn minimizing_keeps_the_signature_shrinks_and_is_quick() {
+    let implementations = in_process();
+    let chosen: Vec<&dyn Implementation> = implementations.iter().map(|i| i.as_ref()).collect();
+    let names: Vec<String> = chosen.iter().map(|i| i.name().to_string()).collect();
+    let body = b"# a comment\r\nUser-agent: otherbot\r\nDisallow: /\r\n\r\nUser-agent: *\r\nAllow: /public # ok\r\nDisallow: /a*b$\r\nDisallow: /private/stuff\r\n";
+    let query = FuzzQuery {
+        agent: "examplebot".into(),
+        url: "https://example.com/a/x/yb".into(),
+    };
+    let outcomes = evaluate_one(&chosen, body, &query);
+    let signature = Signature::of(body, &query.agent, &query.url, &names, &outcomes);
+    let started = Instant::now();
+    let m = minimize_with_budget(body, &query, &chosen, &signature, 2_000);
+    let took = started.elapsed();
+    eprintln!(
+        "minimized {} -> {} bytes in {} evaluations, {took:?}",
+        body.len(),
+        m.body.len(),
+        m.evaluations
+    );
+    assert!(m.evaluations <= 2_000);
+    let after = evaluate_one(&chosen, &m.body, &m.query);
+    assert_eq!(partition(&names, &after), signature.partition);
+    assert!(
+        m.body.len() < body.len() / 2,
+        "{:?}",
+        String::from_utf8_lossy(&m.body)
+    );
+    assert!(!m.body.windows(2).any(|w| w == b"\r\n"), "CRLF became LF");
+}
+
+fn sample_report() -> CampaignReport {
+    let example = |input: u64, body: &[u8], url: &str| Example {
+        input,
+        body: body.to_vec(),
+        agent: "examplebot".into(),
+        url: url.into(),
+        observed: vec![
+            ("a-impl".into(), "allowed".into()),
+            ("b-impl".into(), "disallowed".into()),
+            ("c-impl".into(), "error".into()),
+        ],
+    };
+    let signature = |dimensions: &[Dimension], kind: &str| Signature {
+        partition: vec![
+            ("allowed".into(), vec!["a-impl".into()]),
+            ("disallowed".into(), vec!["b-impl".into()]),
+            ("error".into(), vec!["c-impl".into()]),
+        ],
+        dimensions: dimensions.iter().copied().collect(),
+        rule_kind: Some(kind.into()),
+    };
+    let found = |signature: Signature, hits: u64, example: Example| Found {
+        signature,
+        hits,
+        minimized: example.clone(),
+        minimize_evaluations: 10,
+        raw: vec![example],
+    };
+    CampaignReport {
+        seed: 1,
+        inputs: 1000,
+        queries: 3000,
+        execs: 9000,
+        seconds: 1.5,
+        minimize_seconds: 0.5,
+        in_process: vec!["a-impl".into(), "b-impl".into(), "c-impl".into()],
+        external: Vec::new(),
+        signatures: vec![
+            found(
+                signature(&[Dimension::Bom, Dimension::LineEndings], "rule-disallow"),
+                12,
+                example(
+                    3,
+                    b"\xEF\xBB\xBFUser-agent: *\r\nDisallow: /a'b \\ \t\n",
+                    "https://example.com/a'b",
+                ),
+            ),
+            found(
+                signature(
+                    &[Dimension::Wildcards, Dimension::PercentEncoding],
+                    "no-match",
+                ),
+                2,
+                example(
+                    40,
+                    b"User-agent: *\nAllow: /%E3%83*\nDisallow: /\xFF```",
+                    "https://example.com/%E3%83%84",
+                ),
+            ),
+        ],
+    }
+}
+
+#[test]
+fn findings_round_trip_through_the_corpus_loader() {
+    let mut report = sample_report();
+    // A long body is written as segments with its runs compressed.
+    let mut long = report.signatures[0].clone();
+    long.signature.rule_kind = Some("no-match".into());
+    let mut body = b"User-agent: *\r\nDisallow: /x".to_vec();
+    body.extend(std::iter::repeat_n(b'l', 20_000));
+    body.extend("\n".bytes());
+    body.extend("# padding\n".repeat(2_000).bytes());
+    body.extend_from_slice(b"\xEF\xBB\xBFAllow: /'\\\n");
+    long.minimized.body = body;
+    report.signatures.push(long);
+    let dir = tempfile::tempdir().unwrap();
+    let corpus_dir = dir.path().join("corpus");
+    let reports_dir = dir.path().join("reports");
+    std::fs::create_dir_all(&corpus_dir).unwrap();
+    std::fs::copy(
+        reptest_corpus::default_dir().join("requirements.md"),
+        corpus_dir.join("requirements.md"),
+    )
+    .unwrap();
+    let written = findings::write(&corpus_dir, &reports_dir, "sample", &report).unwrap();
+    assert_eq!(written.added, 3);
+    assert!(std::fs::metadata(&written.toml).unwrap().len() < 8_000);
+    // Writing again adds nothing.
+    assert_eq!(
+        findings::write(&corpus_dir, &reports_dir, "sample", &report)
+            .unwrap()
+            .added,
+        0
+    );
+    let corpus = Corpus::load(&corpus_dir).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(corpus.cases().len(), 3);
+    for (case, found) in corpus.cases().iter().zip(&report.signatures) {
+        assert_eq!(case.id, findings::case_id(&found.signature));
+        assert_eq!(case.body, found.minimized.body);
+        let query = &case.queries[0];
+        assert_eq!(query.url, found.minimized.url);
+        assert_eq!(query.agent, found.minimized.agent);
+        assert_eq!(query.expect, Expect::Either, "never the reference's answer");
+        assert!(query
+            .triage
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("finding: "));
+        let observed: Vec<(String, String)> = query
+            .observed
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        assert_eq!(observed, found.minimized.observed);
+        let dims: Vec<Dimension> = found.signature.dimensions.iter().copied().collect();
+        assert_eq!(case.dimensions, dims);
+    }
+    assert!(written.markdown.exists());
+}
+
+#[test]
+fn findings_write_up_snapshot() {
+    let report = sample_report();
+    insta::assert_snapshot!(
+        "findings_markdown",
+        findings::render_markdown("sample", &report)
+    );
+    insta::assert_snapshot!(
+        "findings_toml",
+        findings::findings_toml("sample", &report, "", &Default::default())
+    );
+}
+
+/// Every finding promoted to corpus/findings/ still gets the answers it recorded from
+/// the in-process implementations available here: a change of behaviour is a reviewed
+/// change (update the `observed` table, or decide the case's expectation).
+#[test]
+fn recorded_findings_still_answer_as_recorded() {
+    let corpus = Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let implementations = in_process();
+    let mut checked = 0;
+    let mut changed = Vec::new();
+    for case in corpus.cases() {
+        if case.file.parent().and_then(Path::file_name) != Some("findings".as_ref()) {
+            continue;
+        }
+        for query in &case.queries {
+            let fuzz_query = FuzzQuery {
+                agent: query.agent.clone(),
+                url: query.url.clone(),
+            };
+            for (name, word) in &query.observed {
+                let Some(implementation) = implementations.iter().find(|i| i.name() == name) else {
+                    continue;
+                };
+                let outcome = evaluate_one(&[implementation.as_ref()], &case.body, &fuzz_query);
+                checked += 1;
+                let now = outcome.first().map_or("none", |o| o.word());
+                if now != word {
+                    changed.push(format!(
+                        "{} ({}:{}): {name} recorded {word}, now {now}",
+                        query.id,
+                        case.file.display(),
+                        query.line
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!("{checked} recorded answers checked");
+    assert!(
+        changed.is_empty(),
+        "behaviour changed:\n{}",
+        changed.join("\n")
+    );
+}
