@@ -100,19 +100,24 @@ pub fn evaluate_case(implementation: &dyn Implementation, case: &Case) -> Vec<Ou
         fetch: case.fetch.as_ref(),
         queries: &queries,
     };
+    evaluate(implementation, &input)
+}
+
+/// Evaluates one input, guaranteeing one outcome per query: a fetch outcome given to an
+/// implementation that cannot take one is `unsupported`, and an adapter that answers
+/// with the wrong count gets `error` for the whole input. Every consumer (run, fuzz
+/// campaign, minimizer) evaluates through here.
+pub fn evaluate(implementation: &dyn Implementation, input: &CaseInput<'_>) -> Vec<Outcome> {
+    let count = input.queries.len();
     if input.fetch.is_some() && !implementation.info().capabilities.fetch_outcomes {
         let why = "takes a body only; this case describes a fetch outcome (RFC 9309 §2.3.1)";
-        return vec![Outcome::Unsupported(why.into()); queries.len()];
+        return vec![Outcome::Unsupported(why.into()); count];
     }
-    let answers = implementation.evaluate(&input);
-    if answers.len() == queries.len() {
+    let answers = implementation.evaluate(input);
+    if answers.len() == count {
         answers
     } else {
-        let why = format!(
-            "adapter answered {} queries of {}",
-            answers.len(),
-            queries.len()
-        );
-        vec![Outcome::Error(why); queries.len()]
+        let why = format!("adapter answered {} queries of {count}", answers.len());
+        vec![Outcome::Error(why); count]
     }
 }

@@ -468,16 +468,7 @@ fn answers(
         fetch: None,
         queries,
     };
-    let mut out = implementation.evaluate(&input);
-    if out.len() != queries.len() {
-        let why = format!(
-            "adapter answered {} queries of {}",
-            out.len(),
-            queries.len()
-        );
-        out = vec![Outcome::Error(why); queries.len()];
-    }
-    out
+    crate::runner::evaluate(implementation, &input)
 }
 
 /// Minimizes the first example of a raw signature with the implementations that

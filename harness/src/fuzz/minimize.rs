@@ -121,7 +121,7 @@ pub fn evaluate_one(
     implementations
         .par_iter()
         .map(|i| {
-            i.evaluate(&input)
+            crate::runner::evaluate(*i, &input)
                 .into_iter()
                 .next()
                 .unwrap_or_else(|| Outcome::Error("no answer".into()))
