@@ -85,6 +85,15 @@ pub struct QueryInput<'a> {
     pub url: &'a str,
 }
 
+impl<'a> From<&'a reptest_corpus::Query> for QueryInput<'a> {
+    fn from(query: &'a reptest_corpus::Query) -> Self {
+        QueryInput {
+            agent: &query.agent,
+            url: &query.url,
+        }
+    }
+}
+
 /// What one implementation answered for one query.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {

@@ -87,14 +87,7 @@ pub fn run_with_progress(
 /// Evaluates one case, guaranteeing one outcome per query: an adapter that answers with
 /// the wrong count gets `error` for the queries it left out or the whole case.
 pub fn evaluate_case(implementation: &dyn Implementation, case: &Case) -> Vec<Outcome> {
-    let queries: Vec<QueryInput<'_>> = case
-        .queries
-        .iter()
-        .map(|q| QueryInput {
-            agent: &q.agent,
-            url: &q.url,
-        })
-        .collect();
+    let queries: Vec<QueryInput<'_>> = case.queries.iter().map(QueryInput::from).collect();
     let input = CaseInput {
         robots: &case.body,
         fetch: case.fetch.as_ref(),

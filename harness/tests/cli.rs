@@ -25,6 +25,22 @@ fn temp_file(name: &str, body: &[u8]) -> std::path::PathBuf {
     path
 }
 
+/// `reptest check` for agent `examplebot`: its exit must be a success; returns stdout.
+fn check(robots: &str, url: &str, stdin: &[u8]) -> String {
+    let args = [
+        "check",
+        "--robots",
+        robots,
+        "--agent",
+        "examplebot",
+        "--url",
+        url,
+    ];
+    let out = reptest(&args, stdin);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
 #[test]
 fn check_prints_the_verdict_and_the_deciding_line() {
     let robots = temp_file(
@@ -32,57 +48,20 @@ fn check_prints_the_verdict_and_the_deciding_line() {
         b"User-agent: *\nAllow: /private/open\nDisallow: /private\n",
     );
     let path = robots.to_str().unwrap();
-    let out = reptest(
-        &[
-            "check",
-            "--robots",
-            path,
-            "--agent",
-            "examplebot",
-            "--url",
-            "https://example.com/private/x",
-        ],
-        b"",
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
+    let stdout = check(path, "https://example.com/private/x", b"");
     assert!(stdout.starts_with("disallowed\n"), "{stdout}");
     assert!(
         stdout.contains("line 3") && stdout.contains("Disallow: /private"),
         "{stdout}"
     );
 
-    let out = reptest(
-        &[
-            "check",
-            "--robots",
-            path,
-            "--agent",
-            "examplebot",
-            "--url",
-            "/private/open",
-        ],
-        b"",
-    );
-    let stdout = text(&out.stdout);
+    let stdout = check(path, "/private/open", b"");
     assert!(
         stdout.starts_with("allowed\n") && stdout.contains("line 2"),
         "{stdout}"
     );
 
-    let out = reptest(
-        &[
-            "check",
-            "--robots",
-            "-",
-            "--agent",
-            "examplebot",
-            "--url",
-            "/x",
-        ],
-        b"User-agent: other\nDisallow: /\n",
-    );
-    let stdout = text(&out.stdout);
+    let stdout = check("-", "/x", b"User-agent: other\nDisallow: /\n");
     assert!(
         stdout.starts_with("allowed\n") && stdout.contains("no group"),
         "{stdout}"

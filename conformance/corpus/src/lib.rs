@@ -36,6 +36,21 @@ pub use stats::{RequirementCoverage, Stats};
 
 use std::path::{Path, PathBuf};
 
+/// The 1-based line of byte `offset` in `text`: where a TOML span (from `toml::Spanned`
+/// or a parse error) starts, for error messages that name a line. Also used by the
+/// harness for its `adapters.toml` files.
+///
+/// ```
+/// assert_eq!(reptest_corpus::line_of("a\nb\nc", 2), 2);
+/// ```
+pub fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
 /// The corpus folder of this source tree (`corpus/` at the top of the repository).
 pub fn default_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");

@@ -5,7 +5,7 @@ use crate::error::{Error, Problem};
 use crate::model::{Cache, Case, Dimension, Expect, Fetch, Level, Query, OUTCOME_WORDS, PROFILES};
 use crate::raw;
 use crate::requirements::{RequirementIndex, RequirementLevel};
-use crate::Corpus;
+use crate::{line_of, Corpus};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -354,14 +354,6 @@ fn check_unique_ids(cases: &[Case], problems: &mut Vec<Problem>) {
 
 fn dimension_names() -> String {
     Dimension::ALL.map(Dimension::as_str).join(", ")
-}
-
-fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
 }
 
 fn problem(file: &Path, line: Option<usize>, case: Option<String>, message: String) -> Problem {

@@ -379,14 +379,7 @@ fn evaluate_input(
     outside_names: &[String],
 ) -> (u64, u64, Vec<Hit>) {
     let input = generate_from_seed(splitmix(options.seed, index));
-    let query_inputs: Vec<QueryInput<'_>> = input
-        .queries
-        .iter()
-        .map(|q| QueryInput {
-            agent: &q.agent,
-            url: &q.url,
-        })
-        .collect();
+    let query_inputs: Vec<QueryInput<'_>> = input.queries.iter().map(QueryInput::from).collect();
     let n = query_inputs.len();
     let mut execs = 0u64;
     // outcomes[impl][query], in process.

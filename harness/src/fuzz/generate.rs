@@ -26,6 +26,15 @@ pub struct FuzzQuery {
     pub url: String,
 }
 
+impl<'a> From<&'a FuzzQuery> for crate::QueryInput<'a> {
+    fn from(query: &'a FuzzQuery) -> Self {
+        crate::QueryInput {
+            agent: &query.agent,
+            url: &query.url,
+        }
+    }
+}
+
 /// Structure-aware generation (arbitrary): a robots.txt model rendered with quirks, and
 /// 1 to 4 queries built from its rules: a rule's pattern made into a path that is the
 /// pattern itself, one character longer or shorter, its wildcards expanded, its `$`

@@ -108,10 +108,7 @@ pub fn evaluate_one(
     body: &[u8],
     query: &FuzzQuery,
 ) -> Vec<Outcome> {
-    let queries = [QueryInput {
-        agent: &query.agent,
-        url: &query.url,
-    }];
+    let queries = [QueryInput::from(query)];
     let input = CaseInput {
         robots: body,
         fetch: None,

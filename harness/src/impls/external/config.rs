@@ -177,7 +177,9 @@ pub fn load_file(file: &Path, state: &Path, registry: &mut Registry) {
     let parsed: File = match toml::from_str(&text) {
         Ok(parsed) => parsed,
         Err(e) => {
-            let line = e.span().map(|span| line_of(&text, span.start));
+            let line = e
+                .span()
+                .map(|span| reptest_corpus::line_of(&text, span.start));
             let message = e.message().to_string();
             registry.errors.push(error(line, None, message));
             return;
@@ -190,7 +192,7 @@ pub fn load_file(file: &Path, state: &Path, registry: &mut Registry) {
         fix: fix_for(dir),
     };
     for table in parsed.adapter {
-        let line = line_of(&text, table.span().start);
+        let line = reptest_corpus::line_of(&text, table.span().start);
         let table = table.into_inner();
         let name = table
             .get("name")
@@ -223,14 +225,6 @@ pub fn load_file(file: &Path, state: &Path, registry: &mut Registry) {
                 .push(error(Some(line), name.as_deref(), message)),
         }
     }
-}
-
-fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
 }
 
 /// The step that installs the adapters of `dir`: the setup entry point for a folder of
