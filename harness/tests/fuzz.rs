@@ -168,6 +168,7 @@ fn sample_report() -> CampaignReport {
         execs: 9000,
         seconds: 1.5,
         minimize_seconds: 0.5,
+        threads: 2,
         in_process: vec!["a-impl".into(), "b-impl".into(), "c-impl".into()],
         external: Vec::new(),
         signatures: vec![

@@ -45,6 +45,12 @@ pub struct Args {
     /// reports/findings/NAME.md.
     #[arg(long, value_name = "NAME")]
     write_findings: Option<String>,
+    /// Per-query timeout, in seconds, of the in-process crate adapters: a library stuck on
+    /// one input then costs a fraction of a second, not the campaign; its outcome is
+    /// `timeout`, which is not a verdict and so not a divergence. Up to 16 stuck queries
+    /// per library run on at the lowest priority; after that the library answers `error`.
+    #[arg(long, default_value_t = 0.5, value_name = "SECONDS")]
+    timeout: f64,
     /// How many signatures the summary lists.
     #[arg(long, default_value_t = 15, value_name = "N")]
     top: usize,
@@ -56,6 +62,16 @@ pub fn run(args: Args) -> Outcome {
     } else {
         args.implementations.clone()
     };
+    let timeout = std::time::Duration::try_from_secs_f64(args.timeout)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| {
+            format!(
+                "--timeout {}: give a positive number of seconds",
+                args.timeout
+            )
+        })?;
+    impls::set_limits(timeout, 16);
     let implementations = impls::select(&names)?;
     let options = CampaignOptions {
         seconds: args.seconds,
@@ -142,6 +158,11 @@ fn print(report: &CampaignReport, top: usize) {
         report.execs_per_second(),
         report.minimize_seconds
     );
+    println!(
+        "evaluating: {:.0} execs/s per thread on {} threads (minimization excluded)",
+        report.execs_per_second_per_thread(),
+        report.threads
+    );
     println!("in process: {}", report.in_process.join(", "));
     if !report.external.is_empty() {
         println!("external (sampled): {}", report.external.join(", "));
@@ -156,7 +177,7 @@ fn print(report: &CampaignReport, top: usize) {
     println!("\ntop signatures (raw hits, signature, minimized example):");
     for found in report.signatures.iter().take(top) {
         println!("  {:>7}  {}", found.hits, found.signature);
-        let body = reptest::visible::render(&found.minimized.body).replace("↵\n", "↵");
+        let body = shorten(&reptest::visible::render(&found.minimized.body).replace("↵\n", "↵"));
         println!(
             "           {} | {} {}",
             body, found.minimized.agent, found.minimized.url
@@ -168,4 +189,15 @@ fn print(report: &CampaignReport, top: usize) {
             report.signatures.len() - top
         );
     }
+}
+
+/// At most 160 characters of a rendered body, with how many were left out.
+fn shorten(rendered: &str) -> String {
+    const KEEP: usize = 160;
+    let count = rendered.chars().count();
+    if count <= KEEP {
+        return rendered.to_string();
+    }
+    let head: String = rendered.chars().take(KEEP).collect();
+    format!("{head}… ({} more characters)", count - KEEP)
 }

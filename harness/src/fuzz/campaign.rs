@@ -11,14 +11,14 @@
 //! every query of one input in [`CampaignOptions::external_sample`], one batched case per
 //! input.
 
-use super::minimize::{minimize_split, DEFAULT_BUDGET};
-use super::signature::{is_divergent, partition, Signature};
+use super::minimize::{minimize_dissent, DEFAULT_BUDGET};
+use super::signature::{dissents, is_divergent, partition, Dissent, Signature};
 use super::{generate_from_seed, FuzzQuery};
 use crate::{CaseInput, Implementation, Outcome, QueryInput};
 use rayon::prelude::*;
 use reptest_corpus::Dimension;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 /// What a campaign runs.
@@ -119,6 +119,8 @@ pub struct CampaignReport {
     pub seconds: f64,
     /// Time spent minimizing, in seconds (included in `seconds`).
     pub minimize_seconds: f64,
+    /// Threads the inputs were evaluated on.
+    pub threads: usize,
     /// The implementations, in process first.
     pub in_process: Vec<String>,
     /// The external implementations (sampled).
@@ -128,10 +130,21 @@ pub struct CampaignReport {
 }
 
 impl CampaignReport {
-    /// Executions per second.
+    /// Executions per second, over the whole campaign.
     pub fn execs_per_second(&self) -> f64 {
         if self.seconds > 0.0 {
             self.execs as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+
+    /// Executions per second per thread while evaluating (minimization excluded): the
+    /// differential throughput.
+    pub fn execs_per_second_per_thread(&self) -> f64 {
+        let evaluating = self.seconds - self.minimize_seconds;
+        if evaluating > 0.0 && self.threads > 0 {
+            self.execs as f64 / evaluating / self.threads as f64
         } else {
             0.0
         }
@@ -180,9 +193,9 @@ pub fn external_names() -> BTreeSet<String> {
         .collect()
 }
 
-/// One divergent query of one input, before merging.
+/// One divergent query of one input, before merging: who answers against the majority.
 struct Hit {
-    signature: Signature,
+    dissents: Vec<Dissent>,
     example: Example,
 }
 
@@ -225,8 +238,10 @@ pub fn run_split(
         Err(_) => f(),
     };
 
-    let mut raw_to_final: HashMap<Signature, Signature> = HashMap::new();
     let mut found: BTreeMap<Signature, Found> = BTreeMap::new();
+    // Every dissent key minimized so far (a key whose minimization explained nothing is
+    // not tried again).
+    let mut tried: HashSet<DissentKey> = HashSet::new();
     let (mut inputs, mut queries, mut execs) = (0u64, 0u64, 0u64);
     let mut minimize_time = Duration::ZERO;
     // With external implementations a chunk takes far longer: smaller chunks keep a
@@ -260,69 +275,98 @@ pub fn run_split(
                 })
                 .collect::<Vec<_>>();
         });
-        // Merge in input order; note the raw signatures not seen before.
-        let mut new_raw: Vec<(Signature, Example)> = Vec::new();
+        // Merge in input order; note the dissents no signature explains yet.
         let mut merged: Vec<Hit> = Vec::new();
         for (q, e, hits) in results {
             queries += q;
             execs += e;
-            for hit in hits {
-                if !raw_to_final.contains_key(&hit.signature)
-                    && !new_raw.iter().any(|(s, _)| *s == hit.signature)
-                {
-                    new_raw.push((hit.signature.clone(), hit.example.clone()));
-                }
-                merged.push(hit);
-            }
+            merged.extend(hits);
         }
-        // A new raw signature whose behaviour an existing signature already shows, with
-        // dimensions this input also has, is taken as that signature; the others are
-        // minimized, in parallel (speculatively: minimization is a pure function of the
-        // first example, and the assignment below goes in input order, so neither thread
-        // timing nor chunking changes the result).
+        // Walk the dissents in input order, as a sequential campaign would: a dissent
+        // that a signature found so far explains counts as a hit of it; any other is
+        // minimized (once per key), and its minimized input's signature is new. The
+        // minimizations run ahead in parallel, a wave of the next unexplained keys at a
+        // time; each is a pure function of its dissent and example, so neither thread
+        // timing nor chunking changes the result.
+        let flat: Vec<(usize, &Dissent)> = merged
+            .iter()
+            .enumerate()
+            .flat_map(|(h, hit)| hit.dissents.iter().map(move |d| (h, d)))
+            .collect();
+        let mut ahead: HashMap<DissentKey, Option<(Signature, Example, usize)>> = HashMap::new();
+        let mut hit_signatures: Vec<BTreeSet<Signature>> = vec![BTreeSet::new(); merged.len()];
         let minimize_started = Instant::now();
-        let mut minimized = Vec::new();
-        in_pool(&mut || {
-            minimized = new_raw
-                .par_iter()
-                .map(|(signature, example)| {
-                    covering(&found, signature)
-                        .is_none()
-                        .then(|| minimize_example(options, signature, example, inside, outside))
-                })
-                .collect::<Vec<_>>();
-        });
-        minimize_time += minimize_started.elapsed();
-        for ((raw, _), minimized) in new_raw.into_iter().zip(minimized) {
-            if let Some(known) = covering(&found, &raw) {
-                raw_to_final.insert(raw, known);
+        let wave = threads.max(2) * 2;
+        let mut pos = 0;
+        while pos < flat.len() {
+            let (h, dissent) = flat[pos];
+            if let Some(signature) = explaining(&found, dissent) {
+                hit_signatures[h].insert(signature);
+                pos += 1;
                 continue;
             }
-            let Some((example, evaluations)) = minimized else {
+            let key = DissentKey::of(dissent);
+            if tried.contains(&key) {
+                pos += 1;
                 continue;
-            };
-            let final_signature = Signature {
-                dimensions: super::dimensions(&example.body, &example.agent, &example.url),
-                partition: raw.partition.clone(),
-                rule_kind: raw.rule_kind.clone(),
-            };
-            found.entry(final_signature.clone()).or_insert(Found {
-                signature: final_signature.clone(),
-                hits: 0,
-                minimized: example,
-                minimize_evaluations: evaluations,
-                raw: Vec::new(),
+            }
+            if let Some(result) = ahead.remove(&key) {
+                tried.insert(key);
+                // A minimized input whose signature does not explain the dissent (an
+                // implementation answered differently on the second asking) is dropped.
+                if let Some((signature, example, evaluations)) =
+                    result.filter(|(signature, _, _)| dissent.explained_by(signature))
+                {
+                    found.entry(signature.clone()).or_insert(Found {
+                        signature,
+                        hits: 0,
+                        minimized: example,
+                        minimize_evaluations: evaluations,
+                        raw: Vec::new(),
+                    });
+                }
+                // Not `pos += 1`: the dissent is looked up again with the new signature.
+                if explaining(&found, dissent).is_none() {
+                    pos += 1;
+                }
+                continue;
+            }
+            // Minimize this dissent and the next few unexplained ones, in parallel.
+            let mut batch: Vec<(DissentKey, &Dissent, &Example)> = Vec::new();
+            for &(h, d) in &flat[pos..] {
+                if batch.len() >= wave {
+                    break;
+                }
+                let k = DissentKey::of(d);
+                if !tried.contains(&k)
+                    && !batch.iter().any(|(b, _, _)| *b == k)
+                    && !explained(&found, d)
+                {
+                    batch.push((k, d, &merged[h].example));
+                }
+            }
+            let mut minimized = Vec::new();
+            in_pool(&mut || {
+                minimized = batch
+                    .par_iter()
+                    .map(|(_, dissent, example)| {
+                        minimize_for(options, dissent, example, inside, outside)
+                    })
+                    .collect::<Vec<_>>();
             });
-            raw_to_final.insert(raw, final_signature);
+            for ((k, _, _), result) in batch.into_iter().zip(minimized) {
+                ahead.insert(k, result);
+            }
         }
-        for hit in merged {
-            let Some(key) = raw_to_final.get(&hit.signature) else {
-                continue;
-            };
-            if let Some(entry) = found.get_mut(key) {
-                entry.hits += 1;
-                if entry.raw.len() < options.raw_examples {
-                    entry.raw.push(hit.example);
+        minimize_time += minimize_started.elapsed();
+        for (hit, signatures) in merged.into_iter().zip(hit_signatures) {
+            // Every signature that explains one of the query's dissents gets the hit once.
+            for key in signatures {
+                if let Some(entry) = found.get_mut(&key) {
+                    entry.hits += 1;
+                    if entry.raw.len() < options.raw_examples {
+                        entry.raw.push(hit.example.clone());
+                    }
                 }
             }
         }
@@ -343,23 +387,19 @@ pub fn run_split(
         execs,
         seconds: started.elapsed().as_secs_f64(),
         minimize_seconds: minimize_time.as_secs_f64(),
+        threads,
         in_process: inside_names,
         external: outside_names,
         signatures,
     }
 }
 
-/// The signature found so far that explains a raw one: the same partition and rule
-/// kind, with dimensions the raw input also has (the most dimensions first, then the
-/// smallest signature).
-fn covering(found: &BTreeMap<Signature, Found>, raw: &Signature) -> Option<Signature> {
+/// The signature found so far that explains a dissent (see [`Dissent::explained_by`]):
+/// the one with the most dimensions, then the smallest.
+fn explaining(found: &BTreeMap<Signature, Found>, dissent: &Dissent) -> Option<Signature> {
     found
         .keys()
-        .filter(|s| {
-            s.partition == raw.partition
-                && s.rule_kind == raw.rule_kind
-                && s.dimensions.is_subset(&raw.dimensions)
-        })
+        .filter(|s| dissent.explained_by(s))
         .max_by(|a, b| {
             a.dimensions
                 .len()
@@ -367,6 +407,30 @@ fn covering(found: &BTreeMap<Signature, Found>, raw: &Signature) -> Option<Signa
                 .then_with(|| b.cmp(a))
         })
         .cloned()
+}
+
+fn explained(found: &BTreeMap<Signature, Found>, dissent: &Dissent) -> bool {
+    found.keys().any(|s| dissent.explained_by(s))
+}
+
+/// What makes two dissents the same for minimization (the witness aside).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct DissentKey {
+    implementation: String,
+    word: String,
+    dimensions: BTreeSet<Dimension>,
+    rule_kind: Option<String>,
+}
+
+impl DissentKey {
+    fn of(d: &Dissent) -> DissentKey {
+        DissentKey {
+            implementation: d.implementation.clone(),
+            word: d.word.clone(),
+            dimensions: d.dimensions.clone(),
+            rule_kind: d.rule_kind.clone(),
+        }
+    }
 }
 
 /// Generates and evaluates input `index`: (queries, executions, divergent hits).
@@ -430,6 +494,7 @@ fn evaluate_input(
             dimensions: super::dimensions(&input.body, agent, url),
             rule_kind: super::signature::rule_kind(&input.body, agent, url),
         };
+        let dissents = dissents(&signature, &all_names);
         let mut observed: Vec<(String, String)> = names
             .iter()
             .zip(&outcomes)
@@ -437,7 +502,7 @@ fn evaluate_input(
             .collect();
         observed.sort();
         hits.push(Hit {
-            signature,
+            dissents,
             example: Example {
                 input: index,
                 body: input.body.clone(),
@@ -464,58 +529,57 @@ fn answers(
     crate::runner::evaluate(implementation, &input)
 }
 
-/// Minimizes the first example of a raw signature with the implementations that
-/// answered it; returns the minimized example and the evaluations made.
-fn minimize_example(
+/// Minimizes `example` for one dissent (see [`minimize_dissent`]), then asks every
+/// implementation that answered the raw query about the minimized one: the signature of
+/// the result, the minimized example and the evaluations made. `None` when the dissenter
+/// or witness is not among the implementations.
+fn minimize_for(
     options: &CampaignOptions,
-    signature: &Signature,
+    dissent: &Dissent,
     example: &Example,
     inside: &[&dyn Implementation],
     outside: &[&dyn Implementation],
-) -> (Example, usize) {
-    let answered: BTreeSet<&str> = signature
-        .partition
+) -> Option<(Signature, Example, usize)> {
+    let all: Vec<&dyn Implementation> = inside.iter().chain(outside).copied().collect();
+    let find = |name: &str| all.iter().copied().find(|i| i.name() == name);
+    let dissenter = find(&dissent.implementation)?;
+    let witness = find(&dissent.witness)?;
+    let external = outside
         .iter()
-        .flat_map(|(_, names)| names.iter().map(String::as_str))
-        .collect();
-    let first: Vec<&dyn Implementation> = inside
-        .iter()
-        .copied()
-        .filter(|i| answered.contains(i.name()))
-        .collect();
-    let then: Vec<&dyn Implementation> = outside
-        .iter()
-        .copied()
-        .filter(|i| answered.contains(i.name()))
-        .collect();
-    let budget = if then.is_empty() {
-        options.minimize_budget
-    } else {
+        .any(|i| i.name() == dissenter.name() || i.name() == witness.name());
+    let budget = if external {
         options.minimize_budget / 20
+    } else {
+        options.minimize_budget
     };
     let query = FuzzQuery {
         agent: example.agent.clone(),
         url: example.url.clone(),
     };
-    let m = minimize_split(&example.body, &query, &first, &then, signature, budget);
-    let chosen: Vec<&dyn Implementation> = first.iter().chain(&then).copied().collect();
-    let outcomes = super::minimize::evaluate_one(&chosen, &m.body, &m.query);
-    let mut observed: Vec<(String, String)> = chosen
+    let m = minimize_dissent(&example.body, &query, dissenter, witness, dissent, budget);
+    let answered: BTreeSet<&str> = example.observed.iter().map(|(n, _)| n.as_str()).collect();
+    let chosen: Vec<&dyn Implementation> = all
         .iter()
+        .copied()
+        .filter(|i| answered.contains(i.name()))
+        .collect();
+    let names: Vec<String> = chosen.iter().map(|i| i.name().to_string()).collect();
+    let outcomes = super::minimize::evaluate_one(&chosen, &m.body, &m.query);
+    let signature = Signature::of(&m.body, &m.query.agent, &m.query.url, &names, &outcomes);
+    let mut observed: Vec<(String, String)> = names
+        .into_iter()
         .zip(&outcomes)
-        .map(|(i, o)| (i.name().to_string(), o.word().to_string()))
+        .map(|(name, o)| (name, o.word().to_string()))
         .collect();
     observed.sort();
-    (
-        Example {
-            input: example.input,
-            body: m.body,
-            agent: m.query.agent,
-            url: m.query.url,
-            observed,
-        },
-        m.evaluations,
-    )
+    let minimized = Example {
+        input: example.input,
+        body: m.body,
+        agent: m.query.agent,
+        url: m.query.url,
+        observed,
+    };
+    Some((signature, minimized, m.evaluations))
 }
 
 #[cfg(test)]

@@ -158,7 +158,7 @@ fn observed_line(found: &Found) -> String {
 }
 
 /// One finding as a corpus case (TOML text, ending in a blank line).
-pub fn case_toml(campaign: &str, found: &Found) -> String {
+pub fn case_toml(campaign: &str, seed: u64, found: &Found) -> String {
     let signature = &found.signature;
     let example = &found.minimized;
     let (requirements, level) = requirements(signature);
@@ -201,7 +201,7 @@ pub fn case_toml(campaign: &str, found: &Found) -> String {
     let _ = writeln!(out, "requirements = [{}]", requirements.join(", "));
     let _ = writeln!(out, "level = {}", toml_string(level));
     let why = format!(
-        "implementations disagree (fuzzing campaign `{campaign}`, {} raw hit(s)); the RFC verdict awaits a decision",
+        "implementations disagree (fuzzing campaign `{campaign}`, seed {seed}, {} raw hit(s)); the RFC verdict awaits a decision",
         found.hits
     );
     let _ = writeln!(out, "why = {}", toml_string(&why));
@@ -249,8 +249,8 @@ pub fn findings_toml(
     if out.is_empty() {
         let _ = writeln!(
             out,
-            "# Findings of the fuzzing campaign `{campaign}` (reptest fuzz --seed {}),\n# promoted by `reptest fuzz --write-findings {campaign}`. Each expectation is\n# `either` until a person decides what the RFC requires; `observed` records what each\n# implementation answered, and harness/tests/fuzz.rs checks it still does.\n",
-            report.seed
+            "# Findings of the fuzzing campaign `{campaign}` (reptest fuzz --seed {} --inputs {}),\n# promoted by `reptest fuzz --write-findings {campaign}`. Each expectation is\n# `either` until a person decides what the RFC requires; `observed` records what each\n# implementation answered, and harness/tests/fuzz.rs checks it still does.\n",
+            report.seed, report.inputs
         );
     }
     let mut seen = existing_ids(existing);
@@ -259,7 +259,7 @@ pub fn findings_toml(
         if known.contains(&id) || !seen.insert(id) {
             continue;
         }
-        out.push_str(&case_toml(campaign, found));
+        out.push_str(&case_toml(campaign, report.seed, found));
     }
     out
 }

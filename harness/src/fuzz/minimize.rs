@@ -3,23 +3,27 @@
 //!
 //! Passes, repeated until none makes progress or the evaluation budget is spent:
 //!
-//! 1. drop lines: chunks of lines (ddmin-style, halving the chunk size), then single lines;
+//! 1. drop lines: every comment-only line at once (padding), then chunks of lines
+//!    (ddmin-style, halving the chunk size), then single lines;
 //! 2. simplify line ends: every CRLF to LF, then every lone CR to LF;
 //! 3. shorten lines: drop a trailing comment, then bytes from the end (halving, then one
 //!    at a time);
 //! 4. shorten the URL: drop the query, whole path segments, then bytes from the end of the
 //!    path.
 //!
-//! Every candidate is judged by a predicate ("still has this signature"); the number of
-//! predicate calls is bounded, so a finding minimizes in bounded time.
+//! Every candidate is judged by a predicate ("still has this signature", or for a
+//! campaign "this implementation still answers against that one": [`minimize_dissent`]);
+//! the predicate calls are bounded, weighted by the candidate's size
+//! ([`evaluation_cost`]), so a finding minimizes in bounded time.
 
 use super::signature::rule_kind;
-use super::signature::Signature;
+use super::signature::{Dissent, Signature};
 use super::FuzzQuery;
 use crate::{CaseInput, Implementation, Outcome, QueryInput};
 use rayon::prelude::*;
 
-/// Predicate calls allowed by [`minimize`] when every implementation runs in process.
+/// Budget units (predicate calls on bodies up to [`BUDGET_BYTES`]) allowed by
+/// [`minimize`] when every implementation runs in process.
 pub const DEFAULT_BUDGET: usize = 2_000;
 
 /// The result of a minimization.
@@ -102,6 +106,48 @@ pub fn minimize_split(
     minimize_by(body, query, keep, budget)
 }
 
+/// Shrinks `body` and `query` while `dissenter` keeps answering `dissent.word`, the
+/// `witness` keeps answering the other verdict, and the reference keeps deciding by the
+/// same kind of rule, within the dissent's dimensions. Two implementations per
+/// candidate, whatever the number in the campaign: what one implementation does
+/// differently, without the other differences the raw input also tripped.
+pub fn minimize_dissent(
+    body: &[u8],
+    query: &FuzzQuery,
+    dissenter: &dyn Implementation,
+    witness: &dyn Implementation,
+    dissent: &Dissent,
+    budget: usize,
+) -> Minimized {
+    let keep = |body: &[u8], query: &FuzzQuery| {
+        if rule_kind(body, &query.agent, &query.url) != dissent.rule_kind
+            || !super::dimensions(body, &query.agent, &query.url).is_subset(&dissent.dimensions)
+        {
+            return false;
+        }
+        let answers = |implementation: &dyn Implementation| {
+            evaluate_one(&[implementation], body, query)
+                .first()
+                .map(|o| o.word())
+        };
+        answers(dissenter) == Some(dissent.word.as_str())
+            && answers(witness) == Some(dissent.majority_word())
+    };
+    minimize_by(body, query, keep, budget)
+}
+
+/// Bytes one unit of the evaluation budget stands for: evaluating a candidate body of up
+/// to this size costs one unit, a larger one (a 16,664-octet line, a padded 512,000-byte
+/// input) one unit per started [`BUDGET_BYTES`]. Minimizing a large input thus takes
+/// about as long as minimizing a small one, and speeds up as the input shrinks; an input
+/// that needs its size (a rule beyond the 500 KiB limit) stays large after a few tries.
+pub const BUDGET_BYTES: usize = 4_096;
+
+/// The budget units one evaluation of a `len`-byte body costs (see [`BUDGET_BYTES`]).
+pub fn evaluation_cost(len: usize) -> usize {
+    len.div_ceil(BUDGET_BYTES).max(1)
+}
+
 /// Each implementation's outcome for one query.
 pub fn evaluate_one(
     implementations: &[&dyn Implementation],
@@ -127,7 +173,8 @@ pub fn evaluate_one(
 }
 
 /// The minimizer on any predicate: `keep(body, query)` says whether a candidate still
-/// shows the behaviour. The input itself is assumed to; at most `budget` calls.
+/// shows the behaviour. The input itself is assumed to; at most `budget` units of
+/// [`evaluation_cost`] (one call per unit for bodies up to [`BUDGET_BYTES`]).
 pub fn minimize_by(
     body: &[u8],
     query: &FuzzQuery,
@@ -140,9 +187,11 @@ pub fn minimize_by(
         keep,
         budget,
         evaluations: 0,
+        cost: 0,
     };
     loop {
         let before = (m.body.len(), m.query.url.len());
+        m.drop_comment_lines();
         m.drop_lines();
         m.simplify_line_ends();
         m.shorten_lines();
@@ -162,13 +211,15 @@ struct Minimizer<F> {
     body: Vec<u8>,
     query: FuzzQuery,
     keep: F,
+    /// In units of [`evaluation_cost`].
     budget: usize,
     evaluations: usize,
+    cost: usize,
 }
 
 impl<F: FnMut(&[u8], &FuzzQuery) -> bool> Minimizer<F> {
     fn spent(&self) -> bool {
-        self.evaluations >= self.budget
+        self.cost >= self.budget
     }
 
     /// Tries a candidate body; adopts it when the predicate holds.
@@ -177,6 +228,7 @@ impl<F: FnMut(&[u8], &FuzzQuery) -> bool> Minimizer<F> {
             return false;
         }
         self.evaluations += 1;
+        self.cost += evaluation_cost(candidate.len());
         if (self.keep)(&candidate, &self.query) {
             self.body = candidate;
             true
@@ -191,6 +243,7 @@ impl<F: FnMut(&[u8], &FuzzQuery) -> bool> Minimizer<F> {
             return false;
         }
         self.evaluations += 1;
+        self.cost += evaluation_cost(self.body.len());
         let candidate = FuzzQuery {
             agent: self.query.agent.clone(),
             url,
@@ -201,6 +254,23 @@ impl<F: FnMut(&[u8], &FuzzQuery) -> bool> Minimizer<F> {
         } else {
             false
         }
+    }
+
+    /// Every comment-only line at once: one cheap try that takes a padded input (comment
+    /// lines up to the size limit) down to its records, unless the finding needs the size.
+    fn drop_comment_lines(&mut self) {
+        let lines = split_lines(&self.body);
+        let is_comment = |line: &[u8]| line.trim_ascii_start().starts_with(b"#");
+        if lines.iter().filter(|line| is_comment(line)).count() < 2 {
+            return;
+        }
+        let candidate: Vec<u8> = lines
+            .into_iter()
+            .filter(|line| !is_comment(line))
+            .flatten()
+            .copied()
+            .collect();
+        self.try_body(candidate);
     }
 
     fn drop_lines(&mut self) {
@@ -436,7 +506,8 @@ mod tests {
 
     #[test]
     fn the_budget_bounds_the_evaluations() {
-        let body = "Disallow: /x\n".repeat(500);
+        // Under BUDGET_BYTES: every candidate costs one unit.
+        let body = "Disallow: /x\n".repeat(300);
         let mut calls = 0;
         let m = minimize_by(
             body.as_bytes(),
@@ -450,5 +521,28 @@ mod tests {
         assert_eq!(m.evaluations, 50);
         assert_eq!(calls, 50);
         assert_eq!(m.body, body.as_bytes());
+    }
+
+    #[test]
+    fn large_candidates_cost_more_of_the_budget() {
+        assert_eq!(evaluation_cost(10), 1);
+        assert_eq!(evaluation_cost(BUDGET_BYTES), 1);
+        assert_eq!(evaluation_cost(BUDGET_BYTES + 1), 2);
+        assert_eq!(evaluation_cost(512_000), 125);
+        // 512,000 bytes of padding: a failed candidate of half of it costs 63 units, so a
+        // budget of 200 allows a handful of calls, not 200.
+        let comment = format!("#{}\n", "p".repeat(98));
+        let body = format!("{}Disallow: /x\n", comment.repeat(5_120));
+        let mut calls = 0;
+        minimize_by(
+            body.as_bytes(),
+            &q("/x"),
+            |_, _| {
+                calls += 1;
+                false
+            },
+            200,
+        );
+        assert!((2..10).contains(&calls), "{calls}");
     }
 }

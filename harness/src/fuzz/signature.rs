@@ -4,6 +4,13 @@
 //! `disallowed`, and `error` / `timeout` / ... for those that gave no verdict), the
 //! dimensions found in the input's bytes, and the kind of the reference's deciding rule.
 //! Two inputs with the same signature are taken as the same finding.
+//!
+//! With two dozen implementations, one raw input usually trips several unrelated
+//! differences at once, and its partition is the overlay of all of them: nearly every
+//! input would be a signature of its own. So a campaign first breaks each divergent query
+//! into [`Dissent`]s (one implementation answering against the majority), minimizes per
+//! dissent, and takes the signature of the *minimized* input: the overlay is gone, and
+//! raw inputs that share a root cause end in the same signature.
 
 use crate::Outcome;
 use reptest_corpus::Dimension;
@@ -115,6 +122,95 @@ pub fn is_divergent(partition: &[(String, Vec<String>)]) -> bool {
         >= 2
 }
 
+/// One implementation answering against the majority on one query: what a campaign
+/// minimizes for. The majority is the verdict most implementations gave (on a tie, the
+/// one the first of `preferred` gave); the witness is an implementation of the
+/// majority, the first of `preferred` that is one.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Dissent {
+    /// The implementation against the majority.
+    pub implementation: String,
+    /// Its verdict: `allowed` or `disallowed`.
+    pub word: String,
+    /// An implementation giving the majority's verdict.
+    pub witness: String,
+    /// The dimensions found in the input's bytes.
+    #[serde(serialize_with = "dimension_names")]
+    pub dimensions: BTreeSet<Dimension>,
+    /// The reference's deciding rule kind (see [`Signature::rule_kind`]).
+    pub rule_kind: Option<String>,
+}
+
+impl Dissent {
+    /// The verdict of the majority (the witness's).
+    pub fn majority_word(&self) -> &'static str {
+        if self.word == "allowed" {
+            "disallowed"
+        } else {
+            "allowed"
+        }
+    }
+
+    /// Whether a found signature explains this dissent: same rule kind, dimensions the
+    /// dissent's input also has, the implementation answering the same verdict and some
+    /// implementation answering the other. An input at a size limit is only explained by
+    /// a signature at a size limit too: beyond a limit, whole rules stop counting (RFC
+    /// 9309 §2.5), which no other difference stands for.
+    pub fn explained_by(&self, signature: &Signature) -> bool {
+        let size = Dimension::SizeLimits;
+        signature.rule_kind == self.rule_kind
+            && signature.dimensions.is_subset(&self.dimensions)
+            && (!self.dimensions.contains(&size) || signature.dimensions.contains(&size))
+            && signature
+                .answering(&self.word)
+                .contains(&self.implementation)
+            && !signature.answering(self.majority_word()).is_empty()
+    }
+}
+
+/// The dissents of one divergent query: every implementation whose verdict is not the
+/// majority's (empty when the partition is not divergent). `preferred` orders the
+/// candidates for witness and breaks ties (the reference and in-process ones first).
+pub fn dissents(signature: &Signature, preferred: &[String]) -> Vec<Dissent> {
+    if !signature.is_divergent() {
+        return Vec::new();
+    }
+    let allowed = signature.answering("allowed");
+    let disallowed = signature.answering("disallowed");
+    let rank = |names: &[String]| {
+        preferred
+            .iter()
+            .position(|p| names.contains(p))
+            .unwrap_or(usize::MAX)
+    };
+    let allowed_wins = match allowed.len().cmp(&disallowed.len()) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => rank(allowed) <= rank(disallowed),
+    };
+    let (majority, minority, word) = if allowed_wins {
+        (allowed, disallowed, "disallowed")
+    } else {
+        (disallowed, allowed, "allowed")
+    };
+    let witness = preferred
+        .iter()
+        .find(|p| majority.contains(p))
+        .or_else(|| majority.first())
+        .cloned()
+        .unwrap_or_default();
+    minority
+        .iter()
+        .map(|name| Dissent {
+            implementation: name.clone(),
+            word: word.to_string(),
+            witness: witness.clone(),
+            dimensions: signature.dimensions.clone(),
+            rule_kind: signature.rule_kind.clone(),
+        })
+        .collect()
+}
+
 /// Why the reference matcher decides `url` for `agent` as it does: `rule-allow`,
 /// `rule-disallow`, `no-match`, `no-group` or `robots-txt`.
 pub fn rule_kind(body: &[u8], agent: &str, url: &str) -> Option<String> {
@@ -173,6 +269,46 @@ mod tests {
         );
         assert_eq!(sig.short_hash().len(), 8);
         assert_eq!(sig.answering("allowed"), ["a", "b"]);
+    }
+
+    #[test]
+    fn dissents_are_the_minority_with_a_preferred_witness() {
+        let names: Vec<String> = ["reference", "x", "y", "z"].map(String::from).to_vec();
+        let signature = |outcomes: &[Outcome]| Signature {
+            partition: partition(&names, outcomes),
+            dimensions: [Dimension::Wildcards].into(),
+            rule_kind: Some("rule-allow".into()),
+        };
+        let preferred: Vec<String> = ["reference", "z"].map(String::from).to_vec();
+        let three_to_one =
+            signature(&[verdict(true), verdict(true), verdict(false), verdict(true)]);
+        let found = dissents(&three_to_one, &preferred);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].implementation, "y");
+        assert_eq!(found[0].word, "disallowed");
+        assert_eq!(found[0].witness, "reference");
+        assert!(found[0].explained_by(&three_to_one));
+        // A tie goes to the side of the first preferred implementation.
+        let tie = signature(&[verdict(false), verdict(true), verdict(true), verdict(false)]);
+        let found = dissents(&tie, &preferred);
+        let who: Vec<&str> = found.iter().map(|d| d.implementation.as_str()).collect();
+        assert_eq!(who, ["x", "y"]);
+        assert!(found
+            .iter()
+            .all(|d| d.witness == "reference" && d.word == "allowed"));
+        // The reference can be the one against the majority.
+        let alone = signature(&[verdict(false), verdict(true), verdict(true), verdict(true)]);
+        let found = dissents(&alone, &preferred);
+        assert_eq!(found[0].implementation, "reference");
+        assert_eq!(found[0].witness, "z");
+        // Not divergent: no dissent.
+        let same = signature(&[
+            verdict(true),
+            verdict(true),
+            Outcome::Timeout,
+            verdict(true),
+        ]);
+        assert!(dissents(&same, &preferred).is_empty());
     }
 
     #[test]

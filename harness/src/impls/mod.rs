@@ -5,6 +5,7 @@ pub mod external;
 mod google;
 mod reference;
 
+pub use crates::{query_timeout, set_limits, stuck_limit, MAX_STUCK, QUERY_TIMEOUT};
 pub use google::Google;
 pub use reference::Reference;
 

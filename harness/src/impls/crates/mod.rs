@@ -18,10 +18,12 @@
 //! - panics: caught with [`std::panic::catch_unwind`] and reported as
 //!   `Outcome::Error("panic: ...")` with the message and location, without printing to
 //!   stderr; an error the library returns becomes `Outcome::Error` too;
-//! - blowups: each case runs on a worker thread and a query that takes longer than
-//!   [`QUERY_TIMEOUT`] is `Outcome::Timeout`. A thread cannot be killed, so a timed-out
-//!   worker is left running; while [`MAX_STUCK`] of one adapter's workers are still
-//!   running, its further cases are not run (`Outcome::Error`), so no more threads pile up.
+//! - blowups: each case runs on a pooled worker thread (one pool per adapter, grown
+//!   on demand, so no thread is started per case) and a query that takes longer than
+//!   [`query_timeout`] is `Outcome::Timeout`. A thread cannot be killed, so a timed-out
+//!   worker is left running, at the lowest scheduling priority, and leaves the pool when
+//!   it finishes; while [`stuck_limit`] of one adapter's workers are still running, its
+//!   further cases are not run (`Outcome::Error`), so no more threads pile up.
 
 mod cylon;
 mod robotparser;
@@ -29,16 +31,17 @@ mod robots_txt;
 mod robotstxt;
 mod robotxt;
 mod texting_robots;
+mod workers;
 
 use crate::{Capabilities, CaseInput, ImplInfo, Implementation, Outcome};
 use std::any::Any;
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Once};
-use std::thread;
 use std::time::Duration;
+use workers::{Job, Workers};
 
 /// Every crate adapter, in registry order.
 pub fn all() -> Vec<Box<dyn Implementation>> {
@@ -70,12 +73,35 @@ pub const DEFAULT_ORIGIN: &str = "https://example.com";
 pub const QUERY_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// How many timed-out workers of one adapter may still be running before its further
-/// cases are refused rather than started.
+/// cases are refused rather than started (unless changed with [`set_limits`]).
 pub const MAX_STUCK: usize = 2;
 
-/// The stack of a worker thread: generous, because a stack overflow in a library
-/// aborts the whole process and cannot be caught.
-const WORKER_STACK: usize = 64 << 20;
+static TIMEOUT_MILLIS: AtomicU64 = AtomicU64::new(QUERY_TIMEOUT.as_millis() as u64);
+static STUCK_LIMIT: AtomicUsize = AtomicUsize::new(MAX_STUCK);
+
+/// The per-query timeout of every crate adapter in this process ([`QUERY_TIMEOUT`] unless
+/// changed with [`set_limits`]).
+pub fn query_timeout() -> Duration {
+    Duration::from_millis(TIMEOUT_MILLIS.load(Ordering::Relaxed))
+}
+
+/// How many timed-out workers of one adapter may run on ([`MAX_STUCK`] unless changed
+/// with [`set_limits`]).
+pub fn stuck_limit() -> usize {
+    STUCK_LIMIT.load(Ordering::Relaxed)
+}
+
+/// Changes the per-query timeout and the stuck-worker limit of every crate adapter in
+/// this process. A fuzzing campaign uses a short timeout and a higher limit: one
+/// pathological input then costs a fraction of a second, and a library stuck on a few
+/// inputs still answers the others (its stuck workers run at the lowest priority).
+pub fn set_limits(timeout: Duration, stuck: usize) {
+    let millis = u64::try_from(timeout.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1);
+    TIMEOUT_MILLIS.store(millis, Ordering::Relaxed);
+    STUCK_LIMIT.store(stuck.max(1), Ordering::Relaxed);
+}
 
 /// The body of one case as a library takes it.
 #[derive(Debug, Clone, Copy)]
@@ -173,8 +199,12 @@ pub struct CrateAdapter {
     /// The crates.io name, as in harness/Cargo.toml.
     krate: &'static str,
     prepare: Prepare,
-    timeout: Duration,
+    /// `None`: [`query_timeout`].
+    timeout: Option<Duration>,
+    /// `None`: [`stuck_limit`].
+    max_stuck: Option<usize>,
     stuck: Arc<AtomicUsize>,
+    workers: Arc<Workers>,
 }
 
 impl CrateAdapter {
@@ -199,15 +229,21 @@ impl CrateAdapter {
             },
             krate,
             prepare,
-            timeout: QUERY_TIMEOUT,
+            timeout: None,
+            max_stuck: None,
             stuck: Arc::new(AtomicUsize::new(0)),
+            workers: Workers::new(format!("reptest-{krate}")),
         }
     }
 
     /// The same adapter with another per-query timeout than [`QUERY_TIMEOUT`].
     #[cfg(test)]
     fn with_timeout(self, timeout: Duration) -> CrateAdapter {
-        CrateAdapter { timeout, ..self }
+        CrateAdapter {
+            timeout: Some(timeout),
+            max_stuck: Some(MAX_STUCK),
+            ..self
+        }
     }
 }
 
@@ -219,8 +255,11 @@ impl Implementation for CrateAdapter {
     fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
         let count = case.queries.len();
         let stuck = self.stuck.load(Ordering::SeqCst);
-        if stuck >= MAX_STUCK {
-            let why = format!("not run: {stuck} timed-out cases of this library are still running");
+        if stuck >= self.max_stuck.unwrap_or_else(stuck_limit) {
+            let why = format!(
+                "not run: {stuck} timed-out cases of this library ({}) are still running",
+                self.krate
+            );
             return vec![Outcome::Error(why); count];
         }
         let body = case.robots.to_vec();
@@ -235,27 +274,34 @@ impl Implementation for CrateAdapter {
         let settled = Arc::new(AtomicBool::new(false));
         let worker_settled = Arc::clone(&settled);
         let worker_stuck = Arc::clone(&self.stuck);
-        let spawned = thread::Builder::new()
-            .name(format!("reptest-{}", self.krate))
-            .stack_size(WORKER_STACK)
-            .spawn(move || {
-                answer_all(prepare, &body, &queries, &answers);
-                if worker_settled.swap(true, Ordering::SeqCst) {
-                    worker_stuck.fetch_sub(1, Ordering::SeqCst);
-                }
-            });
-        if let Err(e) = spawned {
-            return vec![Outcome::Error(format!("cannot start a worker thread: {e}")); count];
-        }
+        let job: Job = Box::new(move || {
+            answer_all(prepare, &body, &queries, &answers);
+            // `true` when the wait gave up: this worker was counted as stuck.
+            let was_stuck = worker_settled.swap(true, Ordering::SeqCst);
+            if was_stuck {
+                worker_stuck.fetch_sub(1, Ordering::SeqCst);
+            }
+            was_stuck
+        });
+        let worker = match self.workers.submit(job) {
+            Ok(worker) => worker,
+            Err(e) => {
+                return vec![Outcome::Error(format!("cannot start a worker thread: {e}")); count]
+            }
+        };
+        let timeout = self.timeout.unwrap_or_else(query_timeout);
         let mut outcomes = Vec::with_capacity(count);
         while outcomes.len() < count {
-            match received.recv_timeout(self.timeout) {
+            match received.recv_timeout(timeout) {
                 Ok(outcome) => outcomes.push(outcome),
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     self.stuck.fetch_add(1, Ordering::SeqCst);
                     if settled.swap(true, Ordering::SeqCst) {
                         // The worker finished just now after all.
                         self.stuck.fetch_sub(1, Ordering::SeqCst);
+                    } else {
+                        // Let the stuck worker run on only when nothing else wants the CPU.
+                        worker.lower_priority();
                     }
                     outcomes.resize(count, Outcome::Timeout);
                 }
@@ -339,7 +385,7 @@ thread_local! {
 
 /// Makes panics on this thread silent (recorded for [`guarded`] instead of printed),
 /// installing once a panic hook that defers to the previous hook on every other thread.
-fn quiet_panics() {
+pub(crate) fn quiet_panics() {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
         let previous = panic::take_hook();
@@ -373,6 +419,7 @@ fn payload_text(payload: &(dyn Any + Send)) -> &str {
 mod tests {
     use super::*;
     use crate::QueryInput;
+    use std::thread;
 
     fn q(url: &str) -> Query<'_> {
         Query {

@@ -50,6 +50,14 @@ pub(crate) struct Child {
     status: Option<ExitStatus>,
 }
 
+/// Environment given to every adapter process unless already set: fixed hash seeds for
+/// Python (`PYTHONHASHSEED`) and Perl (`PERL_HASH_SEED`, `PERL_PERTURB_KEYS`).
+pub(crate) const DETERMINISTIC_ENV: [(&str, &str); 3] = [
+    ("PYTHONHASHSEED", "0"),
+    ("PERL_HASH_SEED", "0"),
+    ("PERL_PERTURB_KEYS", "0"),
+];
+
 impl Child {
     /// Starts `argv` with piped stdout and stderr, and piped stdin when `with_stdin`
     /// (otherwise stdin is empty).
@@ -67,6 +75,14 @@ impl Child {
             })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        // Fixed hash seeds: a library whose answer depends on dict or hash iteration order
+        // (python-robotspy on overlapping groups) then answers the same in every run. A
+        // seed the user set is kept.
+        for (name, value) in DETERMINISTIC_ENV {
+            if std::env::var_os(name).is_none() {
+                command.env(name, value);
+            }
+        }
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command.spawn()?;
