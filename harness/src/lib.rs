@@ -18,8 +18,10 @@
 
 pub mod eval;
 pub mod fuzz;
+pub mod gate;
 mod implementation;
 pub mod impls;
+pub mod report;
 pub mod runner;
 pub mod score;
 pub mod visible;

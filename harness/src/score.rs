@@ -129,7 +129,8 @@ impl Summary {
 }
 
 /// Judges a run under `profile` (`rfc9309` or another name from
-/// [`reptest_corpus::PROFILES`]).
+/// [`reptest_corpus::PROFILES`]). Fuzzing findings awaiting their verdict
+/// ([`reptest_corpus::Query::is_undecided_finding`]) are not judged.
 pub fn summarize(corpus: &Corpus, run: &Run, profile: &str) -> Vec<Summary> {
     run.implementations
         .iter()
@@ -138,6 +139,9 @@ pub fn summarize(corpus: &Corpus, run: &Run, profile: &str) -> Vec<Summary> {
             let mut per_level: BTreeMap<Level, Tally> = BTreeMap::new();
             let mut failures = Vec::new();
             for (index, ((_, query), outcome)) in corpus.queries().zip(outcomes).enumerate() {
+                if query.is_undecided_finding() {
+                    continue;
+                }
                 let expected = query.expect_for(profile);
                 let judgement = judge(expected, outcome);
                 per_level.entry(query.level).or_default().add(judgement);

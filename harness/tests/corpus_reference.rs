@@ -25,9 +25,15 @@ fn the_reference_passes_every_corpus_query() {
         report.len(),
         report.join("\n")
     );
+    // Every query is judged and passes, but fuzzing findings awaiting their verdict
+    // (regression checks of recorded answers, tested in tests/fuzz.rs).
+    let judged = corpus
+        .queries()
+        .filter(|(_, q)| !q.is_undecided_finding())
+        .count();
     assert_eq!(
         summary.total().pass,
-        corpus.queries().count(),
+        judged,
         "every query must be judged and pass"
     );
 }

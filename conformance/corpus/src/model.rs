@@ -75,6 +75,14 @@ impl Query {
     pub fn expect_for(&self, profile: &str) -> Expect {
         self.profiles.get(profile).copied().unwrap_or(self.expect)
     }
+
+    /// Whether the query is a fuzzing finding awaiting its RFC verdict: it records what
+    /// implementations answered (`observed`) and expects `either` while marked for
+    /// triage. Such a query is a regression check, not a conformance test, so pass rates
+    /// leave it out.
+    pub fn is_undecided_finding(&self) -> bool {
+        !self.observed.is_empty() && self.triage.is_some() && self.expect == Expect::Either
+    }
 }
 
 /// An expected outcome.

@@ -4,8 +4,10 @@ mod check;
 mod corpus;
 mod eval;
 mod fuzz;
+mod gate;
 mod impls;
 mod progress;
+mod report;
 mod run;
 mod serve;
 
@@ -49,6 +51,12 @@ enum Command {
     /// Differential fuzzing: generated inputs through implementations, divergences by
     /// signature.
     Fuzz(fuzz::Args),
+    /// CI gate: compare one implementation with its recorded baseline; fail on
+    /// regressions and on known failures that pass now (the ratchet).
+    Gate(gate::Args),
+    /// Write a report folder: JSON, self-contained HTML, a Markdown summary and one
+    /// Markdown page per implementation.
+    Report(report::Args),
 }
 
 impl Cli {
@@ -62,6 +70,8 @@ impl Cli {
             Command::Impls(args) => impls::run(args),
             Command::Serve(args) => serve::run(args),
             Command::Fuzz(args) => fuzz::run(args),
+            Command::Report(args) => report::run(args),
+            Command::Gate(args) => gate::run(args),
         }
     }
 }

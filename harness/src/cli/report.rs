@@ -1,0 +1,262 @@
+//! `reptest report`: the corpus through implementations, written as a report folder
+//! (JSON, HTML, Markdown summary, one Markdown page per implementation).
+
+use super::progress::Progress;
+use super::{CorpusArg, Outcome};
+use reptest::report::markdown::{self, WriteUp};
+use reptest::report::{html, Report};
+use reptest::{impls, runner};
+use std::path::{Component, Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// What `reptest report --help` says after the options: the files and who reads them.
+const AFTER_HELP: &str = r#"Files written in the folder (--out, default ./reptest-report):
+
+  report.json     the whole run: implementations and versions, every case with its
+                  body, every outcome, scores per profile, level and requirement,
+                  pairwise agreement. For tools and dashboards; stable format
+                  (`format` field).
+
+  report.html     one self-contained page (no network) to browse the matrix: for
+                  people comparing implementations.
+
+  README.md       the conformance summary: per profile (rfc9309, google) one row per
+                  implementation, then per requirement, same verdicts with another
+                  deciding line, pairwise agreement, and links to the fuzzing
+                  write-ups (reports/findings/). For readers of the repository.
+
+  impl/NAME.md    one page per implementation: its scores, its choices where the RFC
+                  allows either verdict, and every query it did not pass with the body,
+                  the expectation and what it answered. For that library's maintainers.
+
+The Markdown is deterministic (sorted, no timings or dates); the same pages for every
+implementation but google are committed under reports/snapshots/ and checked by
+`cargo test -p reptest --test report`. Both profiles are always judged, so there is no
+--profile option. Exits 0 once the files are written (use `reptest run` or
+`reptest gate` to gate on results), 2 on a corpus, implementation or I/O error."#;
+
+/// Run the corpus through implementations (default: every available one) and write a
+/// report folder for people and tools ([`AFTER_HELP`] lists the files).
+#[derive(clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    #[command(flatten)]
+    corpus: CorpusArg,
+    /// Implementations to run, comma-separated (see `reptest impls`). Default: every
+    /// available one (`all`).
+    #[arg(long = "impl", value_name = "NAMES", value_delimiter = ',')]
+    implementations: Vec<String>,
+    /// The folder to write into (created if missing; files in it are replaced).
+    #[arg(long, value_name = "DIR", default_value = "reptest-report")]
+    out: PathBuf,
+}
+
+pub fn run(args: Args) -> Outcome {
+    let corpus_dir = args
+        .corpus
+        .corpus
+        .clone()
+        .or_else(|| std::env::var_os("REPTEST_CORPUS").map(PathBuf::from))
+        .unwrap_or_else(reptest_corpus::default_dir);
+    let corpus = args.corpus.load()?;
+    let names = if args.implementations.is_empty() {
+        vec!["all".to_string()]
+    } else {
+        args.implementations.clone()
+    };
+    let implementations = impls::select(&names)?;
+    let progress = Progress::new(corpus.stats().queries * implementations.len());
+    let run = runner::run_with_progress(&corpus, &implementations, &|n| progress.tick(n));
+    progress.finish();
+    let infos: Vec<_> = implementations.iter().map(|i| i.info().clone()).collect();
+    let report = Report::build(&corpus, &corpus_dir, &run, &infos, &now_rfc3339());
+
+    let out = &args.out;
+    let impl_dir = out.join("impl");
+    std::fs::create_dir_all(&impl_dir)
+        .map_err(|e| format!("cannot create {}: {e}", impl_dir.display()))?;
+    let findings_dir = corpus_dir
+        .parent()
+        .unwrap_or(&corpus_dir)
+        .join("reports")
+        .join("findings");
+    let write_ups = write_ups(&findings_dir, out);
+
+    let mut written = Vec::new();
+    let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+    write(&out.join("report.json"), &(json + "\n"), &mut written)?;
+    write(
+        &out.join("report.html"),
+        &html::render(&report),
+        &mut written,
+    )?;
+    write(
+        &out.join("README.md"),
+        &markdown::summary(&report, &write_ups),
+        &mut written,
+    )?;
+    let mut pages = 0;
+    for entry in &report.implementations {
+        if let Some(page) = markdown::implementation(&report, &entry.name) {
+            let path = impl_dir.join(format!("{}.md", file_name(&entry.name)));
+            std::fs::write(&path, page)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            pages += 1;
+        }
+    }
+
+    println!(
+        "reptest report: {} queries in {} cases, {} implementation(s)\n",
+        report.meta.queries,
+        report.meta.cases,
+        report.implementations.len()
+    );
+    for path in &written {
+        println!("wrote {}", path.display());
+    }
+    println!(
+        "wrote {} ({pages} page(s), one per implementation)\n",
+        impl_dir.join("NAME.md").display()
+    );
+    let reference = report.implementation("reference");
+    for (entry, score) in report.implementations.iter().zip(&report.scores) {
+        let Some(levels) = score.profiles.get("rfc9309") else {
+            continue;
+        };
+        let (pass, judged) = levels.values().fold((0, 0), |(p, j), t| {
+            (p + t.pass, j + t.pass + t.fail + t.no_verdict)
+        });
+        let must = levels
+            .get("MUST")
+            .map(|t| (t.pass, t.pass + t.fail + t.no_verdict));
+        println!(
+            "  {:<34} MUST {:<9} all levels {pass}/{judged}{}",
+            entry.name,
+            must.map_or("-".into(), |(p, j)| format!("{p}/{j}")),
+            if Some(entry.name.as_str())
+                == reference.map(|r| report.implementations[r].name.as_str())
+                && pass < judged
+            {
+                "  (the reference did not pass every query: see its page)"
+            } else {
+                ""
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `text` to `path`, recording it.
+fn write(path: &Path, text: &str, written: &mut Vec<PathBuf>) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    written.push(path.to_path_buf());
+    Ok(())
+}
+
+/// An implementation name as a file name (names are ASCII letters, digits and `-`; any
+/// other character becomes `_`).
+fn file_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect::<String>()
+        .trim_start_matches('.')
+        .to_string()
+}
+
+/// The fuzzing write-ups in `findings_dir` (`*.md`), linked relative to `out`.
+fn write_ups(findings_dir: &Path, out: &Path) -> Vec<WriteUp> {
+    let Ok(entries) = std::fs::read_dir(findings_dir) else {
+        return Vec::new();
+    };
+    let mut list: Vec<WriteUp> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .filter_map(|path| {
+            let name = path.file_stem()?.to_string_lossy().into_owned();
+            let link = relative(out, &path).unwrap_or_else(|| path.clone());
+            Some(WriteUp {
+                name,
+                link: link.to_string_lossy().replace('\\', "/"),
+            })
+        })
+        .collect();
+    list.sort();
+    list
+}
+
+/// `to` relative to the folder `from` (both must exist), e.g. `../reports/findings/x.md`.
+fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
+    let from = from.canonicalize().ok()?;
+    let to = to.canonicalize().ok()?;
+    let from: Vec<Component> = from.components().collect();
+    let to: Vec<Component> = to.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return None;
+    }
+    let mut path = PathBuf::new();
+    for _ in common..from.len() {
+        path.push("..");
+    }
+    for c in &to[common..] {
+        path.push(c);
+    }
+    Some(path)
+}
+
+/// The current UTC time in RFC 3339 (`2026-11-29T08:15:00Z`).
+fn now_rfc3339() -> String {
+    let seconds = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    rfc3339(seconds)
+}
+
+/// `seconds` since the Unix epoch in RFC 3339, UTC (days to civil date after Howard
+/// Hinnant's `civil_from_days`).
+fn rfc3339(seconds: u64) -> String {
+    let days = (seconds / 86_400) as i64;
+    let rest = seconds % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3_600,
+        rest % 3_600 / 60,
+        rest % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_764_404_100), "2025-11-29T08:15:00Z");
+        assert_eq!(rfc3339(4_102_444_799), "2099-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn file_names() {
+        assert_eq!(file_name("rust-cylon"), "rust-cylon");
+        assert_eq!(file_name("../x/y"), "_x_y");
+    }
+}
