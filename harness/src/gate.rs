@@ -12,6 +12,7 @@
 //! Three renderers print a result: [`human`], [`junit`] (JUnit XML as Jenkins, GitLab and
 //! GitHub test reporters read it) and [`github`] (GitHub Actions workflow commands).
 
+use crate::markup::escape as xml_escape;
 use crate::runner::Run;
 use crate::score::{judge, Judgement};
 use crate::Outcome;
@@ -39,38 +40,6 @@ pub const HEADER: &str = "\
 # Record or re-record: reptest gate --impl NAME --baseline FILE --write-baseline
 ";
 
-/// The FNV-1a 64-bit hash of `bytes`, continuing from `hash`.
-fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
-    for &byte in bytes {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
-}
-
-/// The FNV-1a 64 offset basis.
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// A fingerprint of `corpus` under `profile`: FNV-1a 64 over every case id, query id and
-/// expected verdict, in corpus order, as 16 lowercase hex digits. Deterministic: the same
-/// corpus gives the same string on every machine; adding, removing, renaming a query or
-/// changing an expectation changes it (bodies and URLs do not enter it).
-pub fn fingerprint(corpus: &Corpus, profile: &str) -> String {
-    let mut hash = FNV_OFFSET;
-    for case in corpus.cases() {
-        hash = fnv1a(hash, b"case\0");
-        hash = fnv1a(hash, case.id.as_bytes());
-        for query in &case.queries {
-            hash = fnv1a(hash, b"\0query\0");
-            hash = fnv1a(hash, query.id.as_bytes());
-            hash = fnv1a(hash, b"\0");
-            hash = fnv1a(hash, query.expect_for(profile).as_str().as_bytes());
-        }
-        hash = fnv1a(hash, b"\n");
-    }
-    format!("{hash:016x}")
-}
-
 /// What one implementation passed and failed on one corpus under one profile: the file
 /// `reptest gate --write-baseline` writes (TOML, with [`HEADER`] on top) and the gate
 /// compares new runs with.
@@ -81,7 +50,7 @@ pub struct Baseline {
     pub implementation: String,
     /// The profile the queries were judged under: `rfc9309` or `google`.
     pub profile: String,
-    /// The corpus [`fingerprint`] at recording time.
+    /// The corpus fingerprint ([`Corpus::fingerprint`]) at recording time.
     pub corpus: String,
     /// Ids of the queries that passed, sorted.
     #[serde(default)]
@@ -231,7 +200,7 @@ impl Baseline {
         let mut baseline = Baseline {
             implementation: implementation.to_string(),
             profile: profile.to_string(),
-            corpus: fingerprint(corpus, profile),
+            corpus: corpus.fingerprint(),
             passed: Vec::new(),
             unsupported: Vec::new(),
             known_failures: Vec::new(),
@@ -567,7 +536,7 @@ impl GateResult {
             profile: baseline.profile.clone(),
             strict,
             baseline_corpus: baseline.corpus.clone(),
-            corpus: fingerprint(corpus, &baseline.profile),
+            corpus: corpus.fingerprint(),
             regressions: of(Status::Regression),
             stale: of(Status::Stale),
             new_failures: of(Status::NewFailure),
@@ -747,28 +716,6 @@ pub fn human(result: &GateResult, context: &Context) -> String {
             out.push_str("fix: make the new failures pass, or record them with --write-baseline\n");
         }
         let _ = writeln!(out, "re-record: {}", context.rerecord);
-    }
-    out
-}
-
-/// Escapes `text` for XML text and attribute values: `& < > " '` become entities, line
-/// breaks and tabs become character references (so attributes keep them), and characters
-/// XML 1.0 cannot hold (other C0 controls, U+FFFE, U+FFFF) become U+FFFD.
-pub fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#9;"),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
     }
     out
 }
@@ -1197,20 +1144,11 @@ mod tests {
     }
 
     #[test]
-    fn fingerprint_is_stable_and_profile_sensitive() {
+    fn the_fingerprint_is_the_corpus_fingerprint() {
         let corpus = corpus();
-        let a = fingerprint(&corpus, "rfc9309");
-        assert_eq!(a, fingerprint(&corpus, "rfc9309"));
-        assert_eq!(a.len(), 16);
-        assert!(a.chars().all(|c| c.is_ascii_hexdigit()));
-        let differs = corpus
-            .queries()
-            .any(|(_, q)| q.profiles.contains_key("google"));
-        assert_eq!(differs, a != fingerprint(&corpus, "google"));
-        // FNV-1a 64 test vectors.
-        assert_eq!(fnv1a(FNV_OFFSET, b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(FNV_OFFSET, b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a(FNV_OFFSET, b"foobar"), 0x8594_4171_f739_67e8);
+        let fingerprint = corpus.fingerprint();
+        assert_eq!(fingerprint.len(), 16);
+        assert!(fingerprint.chars().all(|c| c.is_ascii_hexdigit()));
     }
 
     #[test]

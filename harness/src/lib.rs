@@ -21,6 +21,7 @@ pub mod fuzz;
 pub mod gate;
 mod implementation;
 pub mod impls;
+pub mod markup;
 pub mod report;
 pub mod runner;
 pub mod score;

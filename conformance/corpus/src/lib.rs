@@ -51,6 +51,25 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
+/// The FNV-1a 64 offset basis: the hash of no bytes.
+pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a 64 of `bytes`, continuing from `hash` ([`FNV_OFFSET`] to start): a small stable
+/// hash for fingerprints and ids that must be the same on every machine and version.
+///
+/// ```
+/// use reptest_corpus::{fnv1a, FNV_OFFSET};
+/// assert_eq!(fnv1a(FNV_OFFSET, b"a"), 0xaf63_dc4c_8601_ec8c);
+/// assert_eq!(fnv1a(fnv1a(FNV_OFFSET, b"foo"), b"bar"), fnv1a(FNV_OFFSET, b"foobar"));
+/// ```
+pub fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &byte in bytes {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
 /// The corpus folder of this source tree (`corpus/` at the top of the repository).
 pub fn default_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
@@ -92,6 +111,26 @@ impl Corpus {
         self.cases
             .iter()
             .flat_map(|case| case.queries.iter().map(move |query| (case, query)))
+    }
+
+    /// A fingerprint of the corpus: FNV-1a 64 ([`fnv1a`]) over every case id, query id,
+    /// agent, URL and expectation under every profile, in corpus order, as 16 lowercase
+    /// hex digits. The same corpus gives the same string on every machine; adding,
+    /// removing or renaming a query, or changing its URL or an expectation, changes it.
+    /// Reports and gate baselines record it, to tell whether they share a corpus.
+    pub fn fingerprint(&self) -> String {
+        let mut hash = FNV_OFFSET;
+        for (case, query) in self.queries() {
+            for field in [&case.id, &query.id, &query.agent, &query.url] {
+                hash = fnv1a(hash, field.as_bytes());
+                hash = fnv1a(hash, b"\0");
+            }
+            for profile in PROFILES {
+                hash = fnv1a(hash, query.expect_for(profile).as_str().as_bytes());
+                hash = fnv1a(hash, b"\0");
+            }
+        }
+        format!("{hash:016x}")
     }
 
     /// Counts of cases and queries, per level and per requirement, and the requirements

@@ -57,11 +57,6 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Outcome {
-    let names = if args.implementations.is_empty() {
-        vec!["all".to_string()]
-    } else {
-        args.implementations.clone()
-    };
     let timeout = std::time::Duration::try_from_secs_f64(args.timeout)
         .ok()
         .filter(|t| !t.is_zero())
@@ -72,7 +67,7 @@ pub fn run(args: Args) -> Outcome {
             )
         })?;
     impls::set_limits(timeout, 16);
-    let implementations = impls::select(&names)?;
+    let implementations = super::selected(&args.implementations)?;
     let options = CampaignOptions {
         seconds: args.seconds,
         seed: args.seed,

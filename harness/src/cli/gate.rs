@@ -1,9 +1,8 @@
 //! `reptest gate`: a CI gate for one implementation against a recorded baseline.
 
-use super::progress::Progress;
 use super::{CorpusArg, Outcome};
 use reptest::gate::{self, Baseline, BaselineError, Context, GateResult};
-use reptest::{impls, runner};
+use reptest::impls;
 use reptest_corpus::PROFILES;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -121,10 +120,7 @@ pub fn run(args: Args) -> Outcome {
     };
     let corpus = args.corpus.load()?;
     let implementation = impls::one(name)?;
-    let implementations = [implementation];
-    let progress = Progress::new(corpus.stats().queries);
-    let run = runner::run_with_progress(&corpus, &implementations, &|n| progress.tick(n));
-    progress.finish();
+    let run = super::run_corpus(&corpus, &[implementation]);
     let outcomes = run.outcomes.first().map(Vec::as_slice).unwrap_or_default();
 
     if args.write_baseline {

@@ -86,13 +86,17 @@ pub struct CorpusArg {
 }
 
 impl CorpusArg {
-    /// Loads and validates the corpus; the error lists every problem found.
-    pub fn load(&self) -> Result<reptest_corpus::Corpus, String> {
-        let dir = self
-            .corpus
+    /// The corpus folder: --corpus, else REPTEST_CORPUS, else this source tree's corpus/.
+    pub fn dir(&self) -> PathBuf {
+        self.corpus
             .clone()
             .or_else(|| std::env::var_os("REPTEST_CORPUS").map(PathBuf::from))
-            .unwrap_or_else(reptest_corpus::default_dir);
+            .unwrap_or_else(reptest_corpus::default_dir)
+    }
+
+    /// Loads and validates the corpus; the error lists every problem found.
+    pub fn load(&self) -> Result<reptest_corpus::Corpus, String> {
+        let dir = self.dir();
         reptest_corpus::Corpus::load(&dir).map_err(|e| {
             format!(
                 "the corpus at {} is invalid ({} problem(s)):\n{e}",
@@ -100,5 +104,25 @@ impl CorpusArg {
                 e.count()
             )
         })
+    }
+}
+
+/// Runs `corpus` through `implementations` with a progress bar on stderr.
+pub fn run_corpus(
+    corpus: &reptest_corpus::Corpus,
+    implementations: &[Box<dyn reptest::Implementation>],
+) -> reptest::runner::Run {
+    let bar = progress::Progress::new(corpus.stats().queries * implementations.len());
+    let run = reptest::runner::run_with_progress(corpus, implementations, &|n| bar.tick(n));
+    bar.finish();
+    run
+}
+
+/// The implementations `--impl` names (every available one when none or `all`).
+pub fn selected(names: &[String]) -> Result<Vec<Box<dyn reptest::Implementation>>, String> {
+    if names.is_empty() {
+        reptest::impls::select(&["all".to_string()])
+    } else {
+        reptest::impls::select(names)
     }
 }

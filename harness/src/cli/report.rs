@@ -1,11 +1,9 @@
 //! `reptest report`: the corpus through implementations, written as a report folder
 //! (JSON, HTML, Markdown summary, one Markdown page per implementation).
 
-use super::progress::Progress;
 use super::{CorpusArg, Outcome};
 use reptest::report::markdown::{self, WriteUp};
 use reptest::report::{html, Report};
-use reptest::{impls, runner};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -53,22 +51,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Outcome {
-    let corpus_dir = args
-        .corpus
-        .corpus
-        .clone()
-        .or_else(|| std::env::var_os("REPTEST_CORPUS").map(PathBuf::from))
-        .unwrap_or_else(reptest_corpus::default_dir);
+    let corpus_dir = args.corpus.dir();
     let corpus = args.corpus.load()?;
-    let names = if args.implementations.is_empty() {
-        vec!["all".to_string()]
-    } else {
-        args.implementations.clone()
-    };
-    let implementations = impls::select(&names)?;
-    let progress = Progress::new(corpus.stats().queries * implementations.len());
-    let run = runner::run_with_progress(&corpus, &implementations, &|n| progress.tick(n));
-    progress.finish();
+    let implementations = super::selected(&args.implementations)?;
+    let run = super::run_corpus(&corpus, &implementations);
     let infos: Vec<_> = implementations.iter().map(|i| i.info().clone()).collect();
     let report = Report::build(&corpus, &corpus_dir, &run, &infos, &now_rfc3339());
 

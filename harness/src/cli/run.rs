@@ -1,10 +1,8 @@
 //! `reptest run`: the corpus through implementations, pass rates and failures.
 
-use super::progress::Progress;
 use super::{CorpusArg, Outcome};
 use reptest::runner::Run;
 use reptest::score::{self, Summary, Tally};
-use reptest::{impls, runner};
 use reptest_corpus::{Corpus, Level, PROFILES};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,15 +41,8 @@ pub fn run(args: Args) -> Outcome {
     let corpus = args.corpus.load()?;
     let explicit =
         !args.implementations.is_empty() && !args.implementations.iter().any(|name| name == "all");
-    let names = if args.implementations.is_empty() {
-        vec!["all".to_string()]
-    } else {
-        args.implementations.clone()
-    };
-    let implementations = impls::select(&names)?;
-    let progress = Progress::new(corpus.stats().queries * implementations.len());
-    let run = runner::run_with_progress(&corpus, &implementations, &|n| progress.tick(n));
-    progress.finish();
+    let implementations = super::selected(&args.implementations)?;
+    let run = super::run_corpus(&corpus, &implementations);
     // The implementations whose failures make the exit code 1.
     let gating: Vec<bool> = run
         .implementations

@@ -71,11 +71,7 @@ impl Signature {
     /// A short stable hash of the signature (8 hex digits of FNV-1a over its display
     /// form): the same signature gives the same hash on every machine and version.
     pub fn short_hash(&self) -> String {
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        for byte in self.to_string().bytes() {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        let hash = reptest_corpus::fnv1a(reptest_corpus::FNV_OFFSET, self.to_string().as_bytes());
         format!("{:08x}", (hash >> 32) ^ (hash & 0xffff_ffff))
     }
 }

@@ -16,6 +16,7 @@
 //! and `data-errors` (script errors, unhandled rejections and `console.error` calls).
 
 use super::Report;
+use crate::markup::escape as esc;
 use std::fmt::Write as _;
 
 /// The report as one self-contained HTML page (no network fetches).
@@ -77,22 +78,6 @@ fn embedded_json(report: &Report) -> String {
             '&' => out.push_str("\\u0026"),
             '\u{2028}' => out.push_str("\\u2028"),
             '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Escapes text for HTML content and quoted attribute values.
-fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
             c => out.push(c),
         }
     }

@@ -39,8 +39,8 @@ pub struct Report {
 pub struct Meta {
     /// reptest's version.
     pub reptest_version: String,
-    /// A fingerprint of the corpus (FNV-1a 64 over every case id, query id, agent, URL and
-    /// expectation), so two reports can be told to come from the same corpus.
+    /// The corpus fingerprint ([`reptest_corpus::Corpus::fingerprint`]), so two reports
+    /// can be told to come from the same corpus.
     pub corpus_fingerprint: String,
     /// Cases in the corpus.
     pub cases: usize,
@@ -450,7 +450,7 @@ impl Report {
             format: FORMAT_VERSION,
             meta: Meta {
                 reptest_version: env!("CARGO_PKG_VERSION").to_string(),
-                corpus_fingerprint: fingerprint(corpus),
+                corpus_fingerprint: corpus.fingerprint(),
                 cases: corpus.cases().len(),
                 queries: queries.len(),
                 profiles: PROFILES.iter().map(|p| p.to_string()).collect(),
@@ -509,27 +509,6 @@ fn add(tally: &mut Tally, judgement: Judgement) {
         Judgement::Unsupported => tally.unsupported += 1,
         Judgement::NoVerdict => tally.no_verdict += 1,
     }
-}
-
-/// FNV-1a 64 over every case id, query id, agent, URL and expectation, in hex.
-pub fn fingerprint(corpus: &Corpus) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut feed = |text: &str| {
-        for byte in text.bytes().chain([0u8]) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
-    for (case, query) in corpus.queries() {
-        feed(&case.id);
-        feed(&query.id);
-        feed(&query.agent);
-        feed(&query.url);
-        for profile in PROFILES {
-            feed(query.expect_for(profile).as_str());
-        }
-    }
-    format!("{hash:016x}")
 }
 
 /// The campaign seed named in a finding's `why` (`fuzzing campaign `x`, seed 7, ...`).
