@@ -98,13 +98,13 @@ pub fn run(args: Args) -> Outcome {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let path = dir.join(format!("fuzz-{}.json", args.seed));
-        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        let text = serde_json::to_string_pretty(&Json::of(&report)).map_err(|e| e.to_string())?;
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+            serde_json::to_string_pretty(&Json::of(&report)).map_err(|e| e.to_string())?
         );
     } else {
         print(&report, args.top);
@@ -195,4 +195,22 @@ fn shorten(rendered: &str) -> String {
     }
     let head: String = rendered.chars().take(KEEP).collect();
     format!("{head}… ({} more characters)", count - KEEP)
+}
+
+/// The JSON form of a campaign: the report plus its signature count per dimension.
+#[derive(serde::Serialize)]
+struct Json<'a> {
+    #[serde(flatten)]
+    report: &'a CampaignReport,
+    /// Dimension name (and `none`) to the number of signatures carrying it.
+    per_dimension: std::collections::BTreeMap<String, usize>,
+}
+
+impl<'a> Json<'a> {
+    fn of(report: &'a CampaignReport) -> Json<'a> {
+        Json {
+            report,
+            per_dimension: report.per_dimension().into_iter().collect(),
+        }
+    }
 }
