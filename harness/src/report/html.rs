@@ -440,6 +440,7 @@ var body=document.body,table=$('matrix'),thead=$('matrix-head'),tbody=$('matrix-
   data.requirements.forEach(function(req){if(cited[req.id]){var o=document.createElement('option');o.value=req.id;o.textContent=req.level+' \u00a7'+req.section;$('req-list').appendChild(o);}});
   var legend=$('legend');var parts=['<b>Legend:</b>'];
   KINDS.forEach(function(k){parts.push('<span><span class="k j-'+k+'">'+SYMBOL[k]+'</span>'+esc(LABEL[k])+'</span>');});
+  parts.push('<span><span class="k j-either">A</span><span class="k j-either">D</span>a fuzzing finding awaiting its verdict: the recorded answer (allowed / disallowed), not judged</span>');
   legend.innerHTML=parts.join(' ');
 })();
 var order=rows.map(function(_,r){return r;});
@@ -466,7 +467,7 @@ function renderBody(){
   for(var k=0;k<nRows;k++){
     var r=order[k],q=rows[r].q;var e=expectOf(q,state.profile);var differs=e!==expectOf(q,'rfc9309');
     html.push('<tr data-q="'+r+'"><th title="'+esc(q.id+'  '+q.url)+'">'+esc(q.id)+'</th><td class="m lv '+esc(q.level)+'">'+esc(q.level)+'</td><td class="m rq" title="'+esc(q.requirements.join(' '))+'">'+esc(q.requirements.join(' '))+'</td><td class="m ex"'+(differs?' title="differs from rfc9309 ('+esc(expectOf(q,'rfc9309'))+')"':'')+'>'+esc(e)+(differs?'*':'')+'</td>');
-    for(var i=0;i<nImpl;i++){var j=judge(e,cellOf(i,r).word);html.push('<td class="c j-'+j+'">'+SYMBOL[j]+'</td>');}
+    for(var i=0;i<nImpl;i++){var w=cellOf(i,r).word;var j=judge(e,w);var sym=SYMBOL[j];if(q.finding&&j==='either'){sym=w==='allowed'?'A':'D';}html.push('<td class="c j-'+j+'">'+sym+'</td>');}
     html.push('</tr>');
   }
   tbody.innerHTML=html.join('');
