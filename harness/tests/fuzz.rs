@@ -311,3 +311,51 @@ fn recorded_findings_still_answer_as_recorded() {
         changed.join("\n")
     );
 }
+
+/// Every committed findings file has its write-up in `reports/findings/`, and the write-up
+/// describes each case as the corpus records it: the same signature (the case title) and
+/// the same answers per implementation (its `observed` table, grouped by answer).
+#[test]
+fn committed_write_ups_match_the_committed_findings() {
+    let corpus_dir = reptest_corpus::default_dir();
+    let corpus = Corpus::load(&corpus_dir).unwrap_or_else(|e| panic!("{e}"));
+    let reports = corpus_dir.join("../reports/findings");
+    let mut checked = 0;
+    for case in corpus.cases() {
+        if case.file.parent().and_then(Path::file_name) != Some("findings".as_ref()) {
+            continue;
+        }
+        let name = case.file.file_stem().unwrap().to_string_lossy();
+        let path = reports.join(format!("{name}.md"));
+        let write_up = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (rerun the campaign)", path.display()));
+        let heading = format!("## `{}`\n", case.id);
+        let start = write_up
+            .find(&heading)
+            .unwrap_or_else(|| panic!("{} has no section for {}", path.display(), case.id));
+        let section = &write_up[start + heading.len()..];
+        let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+        let signature = case.title.strip_prefix("Fuzzing finding: ").unwrap();
+        assert!(
+            section.contains(&format!("- signature: `{signature}`")),
+            "{}: signature differs from the corpus title",
+            case.id
+        );
+        let query = &case.queries[0];
+        assert!(
+            section.contains(&format!("- url: `{}`", query.url)),
+            "{}",
+            case.id
+        );
+        let mut by_word: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+        for (name, word) in &query.observed {
+            by_word.entry(word).or_default().push(name);
+        }
+        for (word, names) in by_word {
+            let row = format!("| {word} | {} |", names.join(", "));
+            assert!(section.contains(&row), "{}: no row {row}", case.id);
+        }
+        checked += 1;
+    }
+    eprintln!("{checked} findings cases matched their write-ups");
+}
