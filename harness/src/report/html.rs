@@ -63,10 +63,33 @@ pub fn render(report: &Report) -> String {
     page
 }
 
+/// The most characters of a body the page embeds (and its detail panel shows): padded
+/// 512,000-byte bodies would make the page tens of megabytes. `report.json` has them whole.
+pub const PAGE_BODY_CHARS: usize = 60_000;
+
+/// The report as the page embeds it: bodies over [`PAGE_BODY_CHARS`] cut, with a last
+/// line saying how many characters were left out.
+pub fn for_page(report: &Report) -> Report {
+    let mut page = report.clone();
+    for case in &mut page.cases {
+        let total = case.body.chars().count();
+        if total > PAGE_BODY_CHARS {
+            let mut cut: String = case.body.chars().take(PAGE_BODY_CHARS).collect();
+            let _ = write!(
+                cut,
+                "\n[… {} more characters: the whole body is in report.json]\n",
+                total - PAGE_BODY_CHARS
+            );
+            case.body = cut;
+        }
+    }
+    page
+}
+
 /// The report as JSON that can sit inside a `<script>` element: `<`, `>` and `&` are
 /// written as JSON escapes, so the text never contains `</script` or `<!--`.
 fn embedded_json(report: &Report) -> String {
-    let json = serde_json::to_string(report).unwrap_or_else(|e| {
+    let json = serde_json::to_string(&for_page(report)).unwrap_or_else(|e| {
         // Serializing plain data cannot fail; should it, the page says so.
         serde_json::json!({ "error": e.to_string() }).to_string()
     });
@@ -644,12 +667,27 @@ mod tests {
         let report = report();
         let page = render(&report);
         let parsed: Report = serde_json::from_str(embedded(&page)).expect("valid JSON");
+        let expected = for_page(&report);
         assert_eq!(
             serde_json::to_value(&parsed).ok(),
-            serde_json::to_value(&report).ok()
+            serde_json::to_value(&expected).ok()
         );
-        assert_eq!(parsed.cases, report.cases);
+        assert_eq!(parsed.cases, expected.cases);
         assert_eq!(parsed.outcomes, report.outcomes);
+    }
+
+    #[test]
+    fn long_bodies_are_cut_for_the_page_only() {
+        let mut report = report();
+        report.cases[0].body = "ab".repeat(PAGE_BODY_CHARS);
+        let page = for_page(&report);
+        let body = &page.cases[0].body;
+        assert!(body.starts_with(&"ab".repeat(PAGE_BODY_CHARS / 2)));
+        assert!(body.ends_with(&format!(
+            "[… {PAGE_BODY_CHARS} more characters: the whole body is in report.json]\n"
+        )));
+        assert_eq!(page.cases[1], report.cases[1]);
+        assert_eq!(report.cases[0].body.len(), 2 * PAGE_BODY_CHARS);
     }
 
     #[test]
