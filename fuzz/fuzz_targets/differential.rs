@@ -18,23 +18,11 @@
 
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-use reptest::{impls, CaseInput, Implementation, Outcome, QueryInput};
+use reptest::{impls, Availability, CaseInput, Implementation, Outcome, QueryInput};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-/// The implementations compared, the reference first. `google` joins when it is linked.
-const NAMES: &[&str] = &[
-    "reference",
-    "google",
-    "rust-robotstxt",
-    "rust-texting-robots",
-    "rust-robotxt",
-    "rust-robots-txt",
-    "rust-robotparser",
-    "rust-cylon",
-];
-
-/// The most implementations compared (the length of [`NAMES`]).
+/// The most implementations compared (the counters' size; `impls::in_process()` has 8).
 const MAX: usize = 8;
 
 struct State {
@@ -55,18 +43,21 @@ static NO_VERDICT: [AtomicU64; MAX] = [const { AtomicU64::new(0) }; MAX];
 fn state() -> &'static State {
     static STATE: OnceLock<State> = OnceLock::new();
     STATE.get_or_init(|| {
-        let implementations: Vec<_> = NAMES
-            .iter()
-            .filter_map(|name| match impls::one(name) {
-                Ok(implementation) => Some(implementation),
-                Err(why) => {
+        // Every in-process implementation (the reference first), `google` when linked.
+        let implementations: Vec<_> = impls::in_process()
+            .into_iter()
+            .filter(|implementation| match implementation.availability() {
+                Availability::Available => true,
+                Availability::Unavailable { why, .. } => {
                     eprintln!(
-                        "differential: skipping {name}: {}",
+                        "differential: skipping {}: {}",
+                        implementation.name(),
                         why.lines().next().unwrap_or("")
                     );
-                    None
+                    false
                 }
             })
+            .take(MAX)
             .collect();
         assert_eq!(implementations[0].name(), "reference");
         let names: Vec<&str> = implementations.iter().map(|i| i.name()).collect();

@@ -42,7 +42,8 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, judgement: Judgement) {
+    /// Counts one judgement.
+    pub fn add(&mut self, judgement: Judgement) {
         match judgement {
             Judgement::Pass => self.pass += 1,
             Judgement::Fail => self.fail += 1,

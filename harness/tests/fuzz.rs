@@ -2,9 +2,7 @@
 //! signature-preserving minimization, findings that round-trip through the corpus
 //! loader, and recorded findings that still answer as recorded.
 
-use reptest::fuzz::campaign::{
-    external_names, run_split, CampaignOptions, CampaignReport, Example, Found,
-};
+use reptest::fuzz::campaign::{run_split, CampaignOptions, CampaignReport, Example, Found};
 use reptest::fuzz::findings;
 use reptest::fuzz::minimize::{evaluate_one, minimize_with_budget};
 use reptest::fuzz::signature::{partition, Signature};
@@ -16,10 +14,8 @@ use std::time::Instant;
 
 /// Every available implementation that runs in process.
 fn in_process() -> Vec<Box<dyn Implementation>> {
-    let external = external_names();
-    impls::all()
+    impls::in_process()
         .into_iter()
-        .filter(|i| !external.contains(i.name()))
         .filter(|i| i.availability() == Availability::Available)
         .collect()
 }

@@ -11,13 +11,12 @@ use std::process::ExitCode;
 /// stream goes on; the exit code is 2 if any line was bad.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The implementation that answers (see `reptest impls`).
-    #[arg(long = "impl", value_name = "NAME", default_value = "reference")]
-    implementation: String,
+    #[command(flatten)]
+    implementation: super::ImplArg,
 }
 
 pub fn run(args: Args) -> Outcome {
-    let implementation = reptest::impls::one(&args.implementation)?;
+    let implementation = args.implementation.one()?;
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
     let totals = reptest::eval::stream(implementation.as_ref(), stdin, stdout)

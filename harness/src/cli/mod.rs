@@ -76,6 +76,21 @@ impl Cli {
     }
 }
 
+/// The `--impl NAME` option of the subcommands that serve one implementation.
+#[derive(clap::Args)]
+pub struct ImplArg {
+    /// The implementation that answers (see `reptest impls`).
+    #[arg(long = "impl", value_name = "NAME", default_value = "reference")]
+    implementation: String,
+}
+
+impl ImplArg {
+    /// The implementation named, when known and available.
+    pub fn one(&self) -> Result<Box<dyn reptest::Implementation>, String> {
+        reptest::impls::one(&self.implementation)
+    }
+}
+
 /// The `--corpus` option shared by the subcommands that read the corpus.
 #[derive(clap::Args)]
 pub struct CorpusArg {

@@ -11,13 +11,12 @@ use std::process::ExitCode;
 /// adapters.toml: command = ["reptest", "serve", "--impl", "reference"].
 #[derive(clap::Args)]
 pub struct Args {
-    /// The implementation that answers (see `reptest impls`).
-    #[arg(long = "impl", value_name = "NAME", default_value = "reference")]
-    implementation: String,
+    #[command(flatten)]
+    implementation: super::ImplArg,
 }
 
 pub fn run(args: Args) -> Outcome {
-    let implementation = reptest::impls::one(&args.implementation)?;
+    let implementation = args.implementation.one()?;
     reptest::eval::serve(
         implementation.as_ref(),
         std::io::stdin().lock(),

@@ -12,11 +12,12 @@
 //! input.
 
 use super::minimize::{minimize_dissent, DEFAULT_BUDGET};
-use super::signature::{dissents, is_divergent, partition, Dissent, Signature};
+use super::signature::{dissents, is_divergent, partition, rule_kind_in, Dissent, Signature};
 use super::{generate_from_seed, FuzzQuery};
 use crate::{CaseInput, Implementation, Outcome, QueryInput};
 use rayon::prelude::*;
 use reptest_corpus::Dimension;
+use reptest_reference::Robots;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -473,6 +474,8 @@ fn evaluate_input(
     }
     let mut hits = Vec::new();
     let all_names: Vec<String> = inside_names.iter().chain(outside_names).cloned().collect();
+    // The reference's parse, once per input, for the rule kind of each divergent query.
+    let mut parsed: Option<Robots> = None;
     for q in 0..n {
         let mut outcomes: Vec<Outcome> = inner.iter().map(|o| o[q].clone()).collect();
         let mut names: &[String] = inside_names;
@@ -492,7 +495,11 @@ fn evaluate_input(
         let signature = Signature {
             partition: p,
             dimensions: super::dimensions(&input.body, agent, url),
-            rule_kind: super::signature::rule_kind(&input.body, agent, url),
+            rule_kind: rule_kind_in(
+                parsed.get_or_insert_with(|| Robots::parse(&input.body)),
+                agent,
+                url,
+            ),
         };
         let dissents = dissents(&signature, &all_names);
         let mut observed: Vec<(String, String)> = names

@@ -210,7 +210,12 @@ pub fn dissents(signature: &Signature, preferred: &[String]) -> Vec<Dissent> {
 /// Why the reference matcher decides `url` for `agent` as it does: `rule-allow`,
 /// `rule-disallow`, `no-match`, `no-group` or `robots-txt`.
 pub fn rule_kind(body: &[u8], agent: &str, url: &str) -> Option<String> {
-    let verdict = Robots::parse(body).check(agent, url);
+    rule_kind_in(&Robots::parse(body), agent, url)
+}
+
+/// [`rule_kind`] on a body parsed once, for several queries of the same input.
+pub fn rule_kind_in(robots: &Robots, agent: &str, url: &str) -> Option<String> {
+    let verdict = robots.check(agent, url);
     let kind = match verdict.reason() {
         Reason::RobotsTxtPath => "robots-txt",
         Reason::NoGroup => "no-group",

@@ -13,12 +13,19 @@ use crate::{Availability, Implementation};
 
 /// Every implementation reptest knows, available or not.
 pub fn all() -> Vec<Box<dyn Implementation>> {
-    let mut all: Vec<Box<dyn Implementation>> =
-        vec![Box::new(Reference::rfc9309()), Box::new(Google::new())];
-    // Robots.txt crates from crates.io, in process (impls/crates/).
-    all.extend(crates::all());
+    let mut all = in_process();
     // External adapters last (harness/external/*/adapters.toml, REPTEST_ADAPTERS).
     all.extend(external::all());
+    all
+}
+
+/// Every implementation that runs in this process, available or not: the reference,
+/// Google's library (through cxx) and the robots.txt crates from crates.io
+/// (impls/crates/), in registry order.
+pub fn in_process() -> Vec<Box<dyn Implementation>> {
+    let mut all: Vec<Box<dyn Implementation>> =
+        vec![Box::new(Reference::rfc9309()), Box::new(Google::new())];
+    all.extend(crates::all());
     all
 }
 

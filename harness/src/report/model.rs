@@ -1,9 +1,9 @@
 //! The report model (also the JSON report's schema).
 
 use crate::runner::Run;
-use crate::score::{judge, Judgement, Tally};
+use crate::score::{judge, summarize, Summary, Tally};
 use crate::{ImplInfo, Outcome};
-use reptest_corpus::{Corpus, Expect, Level, PROFILES};
+use reptest_corpus::{Corpus, Expect, PROFILES};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -326,6 +326,11 @@ impl Report {
             })
             .collect::<Vec<_>>();
         let reference = run.implementations.iter().position(|n| n == "reference");
+        // Every implementation judged under every profile, as `reptest run` judges it.
+        let summaries: Vec<Vec<Summary>> = PROFILES
+            .iter()
+            .map(|profile| summarize(corpus, run, profile))
+            .collect();
         let scores = run
             .implementations
             .iter()
@@ -334,21 +339,21 @@ impl Report {
             .map(|((name, outcomes), info)| {
                 let profiles = PROFILES
                     .iter()
-                    .map(|profile| {
-                        let mut tallies: BTreeMap<Level, Tally> = BTreeMap::new();
-                        for ((_, q), outcome) in queries.iter().zip(outcomes) {
-                            if q.is_undecided_finding() {
-                                continue;
-                            }
-                            add(
-                                tallies.entry(q.level).or_default(),
-                                judge(q.expect_for(profile), outcome),
-                            );
-                        }
-                        let tallies = tallies
-                            .into_iter()
-                            .map(|(level, t)| (level.as_str().to_string(), LevelTally::from(t)))
-                            .collect();
+                    .zip(&summaries)
+                    .map(|(profile, summaries)| {
+                        let tallies = summaries
+                            .iter()
+                            .find(|summary| summary.name == *name)
+                            .map(|summary| {
+                                summary
+                                    .per_level
+                                    .iter()
+                                    .map(|(level, t)| {
+                                        (level.as_str().to_string(), LevelTally::from(*t))
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default();
                         (profile.to_string(), tallies)
                     })
                     .collect();
@@ -404,7 +409,12 @@ impl Report {
                     .iter()
                     .enumerate()
                     .filter(|(_, (_, q))| !q.is_undecided_finding())
-                    .filter(|(_, (_, q))| q.requirements.iter().any(|id| cites(id, &req.id)))
+                    .filter(|(_, (_, q))| {
+                        q.requirements.iter().any(|id| {
+                            corpus.requirements().resolve(id).map(|r| r.id.as_str())
+                                == Some(req.id.as_str())
+                        })
+                    })
                     .map(|(i, _)| i)
                     .collect();
                 let per_impl = run
@@ -413,10 +423,7 @@ impl Report {
                     .map(|outcomes| {
                         let mut tally = Tally::default();
                         for &i in &citing {
-                            add(
-                                &mut tally,
-                                judge(queries[i].1.expect_for("rfc9309"), &outcomes[i]),
-                            );
+                            tally.add(judge(queries[i].1.expect_for("rfc9309"), &outcomes[i]));
                         }
                         (tally.pass, tally.judged())
                     })
@@ -490,24 +497,6 @@ impl Report {
     /// The column of implementation `name`.
     pub fn implementation(&self, name: &str) -> Option<usize> {
         self.implementations.iter().position(|i| i.name == name)
-    }
-}
-
-/// Whether a query citing `id` cites the index entry `entry`: the same ID, or a member
-/// of the family `entry` names (`profile-google-*`), as the requirement index resolves.
-fn cites(id: &str, entry: &str) -> bool {
-    id == entry
-        || entry
-            .strip_suffix('*')
-            .is_some_and(|prefix| id.len() > prefix.len() && id.starts_with(prefix))
-}
-
-fn add(tally: &mut Tally, judgement: Judgement) {
-    match judgement {
-        Judgement::Pass => tally.pass += 1,
-        Judgement::Fail => tally.fail += 1,
-        Judgement::Unsupported => tally.unsupported += 1,
-        Judgement::NoVerdict => tally.no_verdict += 1,
     }
 }
 
