@@ -21,6 +21,8 @@ use super::signature::{Dissent, Signature};
 use super::FuzzQuery;
 use crate::{CaseInput, Implementation, Outcome, QueryInput};
 use rayon::prelude::*;
+use reptest_corpus::Dimension;
+use std::collections::BTreeSet;
 
 /// Budget units (predicate calls on bodies up to [`BUDGET_BYTES`]) allowed by
 /// [`minimize`] when every implementation runs in process.
@@ -51,7 +53,9 @@ pub fn minimize(
     (m.body, m.query)
 }
 
-/// [`minimize`] with an explicit evaluation budget, reporting the evaluations made.
+/// [`minimize`] with an explicit evaluation budget, reporting the evaluations made. The
+/// implementations are asked one after another, stopping at the first answer that
+/// differs from the signature's.
 pub fn minimize_with_budget(
     body: &[u8],
     query: &FuzzQuery,
@@ -59,22 +63,6 @@ pub fn minimize_with_budget(
     signature: &Signature,
     budget: usize,
 ) -> Minimized {
-    minimize_split(body, query, implementations, &[], signature, budget)
-}
-
-/// [`minimize_with_budget`] with the implementations split into cheap ones (`first`,
-/// asked one after another, stopping at the first answer that differs from the
-/// signature's) and slow ones (`then`, external processes, asked in parallel only when
-/// every cheap one answered as before).
-pub fn minimize_split(
-    body: &[u8],
-    query: &FuzzQuery,
-    first: &[&dyn Implementation],
-    then: &[&dyn Implementation],
-    signature: &Signature,
-    budget: usize,
-) -> Minimized {
-    let names: Vec<String> = then.iter().map(|i| i.name().to_string()).collect();
     let expected = |name: &str| {
         signature
             .partition
@@ -83,27 +71,29 @@ pub fn minimize_split(
             .map(|(word, _)| word.as_str())
     };
     let keep = |body: &[u8], query: &FuzzQuery| {
-        if rule_kind(body, &query.agent, &query.url) != signature.rule_kind
-            || !super::dimensions(body, &query.agent, &query.url).is_subset(&signature.dimensions)
-        {
-            return false;
-        }
-        for implementation in first {
+        same_shape(
+            body,
+            query,
+            signature.rule_kind.as_deref(),
+            &signature.dimensions,
+        ) && implementations.iter().all(|implementation| {
             let outcome = evaluate_one(&[*implementation], body, query);
-            if outcome.first().map(Outcome::word) != expected(implementation.name()) {
-                return false;
-            }
-        }
-        if then.is_empty() {
-            return true;
-        }
-        let outcomes = evaluate_one(then, body, query);
-        names
-            .iter()
-            .zip(&outcomes)
-            .all(|(name, outcome)| expected(name) == Some(outcome.word()))
+            outcome.first().map(Outcome::word) == expected(implementation.name())
+        })
     };
     minimize_by(body, query, keep, budget)
+}
+
+/// Whether a candidate keeps the reference's rule kind and has no dimension the original
+/// lacked (it may lose some: they are recomputed from the result).
+fn same_shape(
+    body: &[u8],
+    query: &FuzzQuery,
+    rule_kind_was: Option<&str>,
+    dimensions_were: &BTreeSet<Dimension>,
+) -> bool {
+    rule_kind(body, &query.agent, &query.url).as_deref() == rule_kind_was
+        && super::dimensions(body, &query.agent, &query.url).is_subset(dimensions_were)
 }
 
 /// Shrinks `body` and `query` while `dissenter` keeps answering `dissent.word`, the
@@ -120,9 +110,12 @@ pub fn minimize_dissent(
     budget: usize,
 ) -> Minimized {
     let keep = |body: &[u8], query: &FuzzQuery| {
-        if rule_kind(body, &query.agent, &query.url) != dissent.rule_kind
-            || !super::dimensions(body, &query.agent, &query.url).is_subset(&dissent.dimensions)
-        {
+        if !same_shape(
+            body,
+            query,
+            dissent.rule_kind.as_deref(),
+            &dissent.dimensions,
+        ) {
             return false;
         }
         let answers = |implementation: &dyn Implementation| {

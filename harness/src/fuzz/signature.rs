@@ -55,11 +55,6 @@ impl Signature {
         is_divergent(&self.partition)
     }
 
-    /// The partition and rule kind without the dimensions: what minimization keeps.
-    pub fn behaviour(&self) -> (&[(String, Vec<String>)], Option<&str>) {
-        (&self.partition, self.rule_kind.as_deref())
-    }
-
     /// The implementations that answered `word`.
     pub fn answering(&self, word: &str) -> &[String] {
         self.partition
