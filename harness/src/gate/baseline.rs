@@ -1,6 +1,5 @@
 //! The baseline file, and judging a run query by query.
 
-use crate::runner::Run;
 use crate::score::{judge, Judgement};
 use crate::Outcome;
 use reptest_corpus::{Corpus, Expect, PROFILES};
@@ -165,14 +164,6 @@ pub fn judge_all(corpus: &Corpus, outcomes: &[Outcome], profile: &str) -> Vec<Ju
 }
 
 impl Baseline {
-    /// The baseline of column `column` of `run` (an index into `run.implementations`),
-    /// judged under `profile`; `None` when the run has no such column.
-    pub fn from_run(corpus: &Corpus, run: &Run, column: usize, profile: &str) -> Option<Self> {
-        let name = run.implementations.get(column)?;
-        let outcomes = run.outcomes.get(column)?;
-        Some(Self::from_outcomes(corpus, name, outcomes, profile))
-    }
-
     /// The baseline of `implementation` from its outcomes (one per corpus query, in
     /// corpus order), judged under `profile`: passes go to `passed`, unsupported queries
     /// to `unsupported`, everything else (wrong verdict, error, timeout, crash) becomes a
