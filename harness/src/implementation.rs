@@ -108,8 +108,9 @@ pub enum Outcome {
     Unsupported(String),
     /// The implementation failed on this input.
     Error(String),
-    /// No answer in time.
-    Timeout,
+    /// No answer in time: how long was waited, for what, and what the implementation
+    /// said meanwhile (an external adapter's last stderr lines).
+    Timeout(String),
     /// The implementation's process died.
     Crash(String),
 }
@@ -130,7 +131,7 @@ impl Outcome {
             Outcome::Verdict { allowed: false, .. } => "disallowed",
             Outcome::Unsupported(_) => "unsupported",
             Outcome::Error(_) => "error",
-            Outcome::Timeout => "timeout",
+            Outcome::Timeout(_) => "timeout",
             Outcome::Crash(_) => "crash",
         }
     }
@@ -142,10 +143,16 @@ impl fmt::Display for Outcome {
             Outcome::Verdict {
                 line: Some(line), ..
             } => write!(f, "{} (line {line})", self.word()),
-            Outcome::Unsupported(why) | Outcome::Error(why) | Outcome::Crash(why) => {
-                write!(f, "{}: {why}", self.word())
-            }
+            Outcome::Unsupported(why)
+            | Outcome::Error(why)
+            | Outcome::Crash(why)
+            | Outcome::Timeout(why) => write!(f, "{}: {why}", self.word()),
             _ => f.write_str(self.word()),
         }
     }
+}
+
+/// A duration as people read it in messages: `5 s`, `0.3 s`.
+pub(crate) fn seconds(duration: std::time::Duration) -> String {
+    format!("{} s", (duration.as_secs_f64() * 1000.0).round() / 1000.0)
 }

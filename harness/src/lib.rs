@@ -16,6 +16,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod atomic;
 pub mod eval;
 pub mod fuzz;
 pub mod gate;
@@ -25,6 +26,7 @@ pub mod markup;
 pub mod report;
 pub mod runner;
 pub mod score;
+pub mod shutdown;
 pub mod visible;
 
 pub use implementation::{

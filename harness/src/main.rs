@@ -6,24 +6,20 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    restore_default_sigpipe();
+    // SIGPIPE stays ignored (Rust's default): an adapter that dies while reptest writes a
+    // request is a write error on that pipe, recorded for the query in flight, not the
+    // end of reptest. A closed standard output is handled in cli::out.
+    if let Err(e) = reptest::shutdown::install() {
+        eprintln!("reptest: warning: cannot watch for SIGINT/SIGTERM ({e}); an interrupted run may leave adapter processes behind");
+    }
     let cli = cli::Cli::parse();
-    match cli.run() {
+    let result = cli.run();
+    cli::out::flush();
+    match result {
         Ok(code) => code,
         Err(message) => {
             eprintln!("reptest: error: {message}");
             ExitCode::from(2)
         }
-    }
-}
-
-/// Lets `reptest ... | head` end quietly, as Unix tools do, instead of panicking on a
-/// closed stdout: Rust ignores SIGPIPE by default, which turns a closed pipe into a write
-/// error that `println!` panics on.
-fn restore_default_sigpipe() {
-    #[cfg(unix)]
-    // SAFETY: called once at start-up, before any thread exists; SIG_DFL is a valid handler.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

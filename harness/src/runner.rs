@@ -16,9 +16,25 @@ pub struct Run {
     /// `elapsed[i]`: the wall time implementation `i` took for the whole corpus
     /// (implementations run one after another, so these do not overlap).
     pub elapsed: Vec<Duration>,
+    /// `case_elapsed[i][c]`: the wall time implementation `i` took for case `c` (corpus
+    /// order), a timeout's wait included.
+    pub case_elapsed: Vec<Vec<Duration>>,
 }
 
 impl Run {
+    /// The `n` cases implementation `i` took longest on, slowest first: (case index in
+    /// corpus order, wall time).
+    pub fn slowest_cases(&self, i: usize, n: usize) -> Vec<(usize, Duration)> {
+        let mut cases: Vec<(usize, Duration)> = self
+            .case_elapsed
+            .get(i)
+            .map(|times| times.iter().copied().enumerate().collect())
+            .unwrap_or_default();
+        cases.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        cases.truncate(n);
+        cases
+    }
+
     /// Queries per second of implementation `i` (its queries over its elapsed time).
     pub fn queries_per_second(&self, i: usize) -> f64 {
         let queries = self.outcomes.get(i).map_or(0, Vec::len) as f64;
@@ -47,18 +63,21 @@ pub fn run_with_progress(
     let cases = corpus.cases();
     let run_one = |implementation: &dyn Implementation| {
         let started = Instant::now();
-        let outcomes: Vec<Outcome> = cases
+        let answered: Vec<(Vec<Outcome>, Duration)> = cases
             .par_iter()
             .map(|case| {
+                let case_started = Instant::now();
                 let outcomes = evaluate_case(implementation, case);
                 progress(outcomes.len());
-                outcomes
+                (outcomes, case_started.elapsed())
             })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .flatten()
             .collect();
-        (outcomes, started.elapsed())
+        let elapsed = started.elapsed();
+        let (outcomes, times): (Vec<Vec<Outcome>>, Vec<Duration>) = answered.into_iter().unzip();
+        (
+            outcomes.into_iter().flatten().collect::<Vec<_>>(),
+            (elapsed, times),
+        )
     };
     // External adapters keep worker threads waiting on pipes: twice as many threads as
     // cores keep every pooled adapter process busy (a thread waits with the next case
@@ -67,13 +86,14 @@ pub fn run_with_progress(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(4))
         .build();
-    let (outcomes, elapsed) = implementations
+    let (outcomes, times): (Vec<_>, Vec<_>) = implementations
         .iter()
         .map(|implementation| match &pool {
             Ok(pool) => pool.install(|| run_one(implementation.as_ref())),
             Err(_) => run_one(implementation.as_ref()),
         })
         .unzip();
+    let (elapsed, case_elapsed) = times.into_iter().unzip();
     Run {
         implementations: implementations
             .iter()
@@ -81,6 +101,7 @@ pub fn run_with_progress(
             .collect(),
         outcomes,
         elapsed,
+        case_elapsed,
     }
 }
 

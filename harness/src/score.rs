@@ -24,7 +24,7 @@ pub fn judge(expect: Expect, outcome: &Outcome) -> Judgement {
         Outcome::Verdict { allowed, .. } if expect.accepts(*allowed) => Judgement::Pass,
         Outcome::Verdict { .. } => Judgement::Fail,
         Outcome::Unsupported(_) => Judgement::Unsupported,
-        Outcome::Error(_) | Outcome::Timeout | Outcome::Crash(_) => Judgement::NoVerdict,
+        Outcome::Error(_) | Outcome::Timeout(_) | Outcome::Crash(_) => Judgement::NoVerdict,
     }
 }
 
@@ -183,7 +183,7 @@ mod tests {
         assert_eq!(judge(Expect::Disallowed, &disallowed), Judgement::Pass);
         assert_eq!(judge(Expect::Either, &disallowed), Judgement::Pass);
         assert_eq!(
-            judge(Expect::Either, &Outcome::Timeout),
+            judge(Expect::Either, &Outcome::Timeout(String::new())),
             Judgement::NoVerdict
         );
         assert_eq!(

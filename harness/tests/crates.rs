@@ -105,7 +105,7 @@ fn the_whole_corpus_runs_through_every_crate_adapter_without_a_timeout_or_crash(
     for (name, outcomes) in run.implementations.iter().zip(&run.outcomes) {
         assert_eq!(outcomes.len(), queries.len(), "{name}");
         for (outcome, (case, query)) in outcomes.iter().zip(&queries) {
-            if matches!(outcome, Outcome::Timeout | Outcome::Crash(_)) {
+            if matches!(outcome, Outcome::Timeout(_) | Outcome::Crash(_)) {
                 let url: String = query.url.chars().take(60).collect();
                 stuck.push(format!("{name}: {} {url}: {outcome}", case.id));
             }

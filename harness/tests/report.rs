@@ -17,7 +17,7 @@
 use reptest::report::markdown::{self, WriteUp};
 use reptest::report::Report;
 use reptest::runner::Run;
-use reptest::{impls, runner, Availability, Implementation, Outcome};
+use reptest::{impls, runner, Availability, Implementation};
 use reptest_corpus::Corpus;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -95,13 +95,13 @@ fn retry_timeouts(corpus: &Corpus, implementations: &[Box<dyn Implementation>], 
         let mut start = 0;
         for case in corpus.cases() {
             let end = start + case.queries.len();
-            if column[start..end].contains(&Outcome::Timeout) {
+            if column[start..end].iter().any(|o| o.word() == "timeout") {
                 let again = runner::evaluate_case(implementation.as_ref(), case);
                 eprintln!(
                     "{}: {} timed out under load; again alone: {}",
                     implementation.name(),
                     case.id,
-                    if again.contains(&Outcome::Timeout) {
+                    if again.iter().any(|o| o.word() == "timeout") {
                         "timeout"
                     } else {
                         "answered"

@@ -11,6 +11,23 @@
 //!                                           and answers `disallowed` for a URL that is
 //!                                           not a path
 //! reptest-fixture-adapter bad-handshake     writes a line that is not a handshake
+//! reptest-fixture-adapter slow-big          like noop, but a request line over 100,000
+//!                                           bytes takes 30 s (a slow library on the
+//!                                           corpus's 500 KiB bodies)
+//! reptest-fixture-adapter hang              handshakes, starts `sleep 1000` (a child in
+//!                                           its process group), then never reads or
+//!                                           answers
+//! reptest-fixture-adapter die-mid-write     reads part of the first request, writes half
+//!                                           an answer, and exits
+//! reptest-fixture-adapter flood-stale       after the handshake, `{"id":0,...}` lines
+//!                                           forever (stale ids), never reading stdin
+//! reptest-fixture-adapter flood-garbage     after the handshake, lines that are not JSON
+//!                                           (invalid UTF-8 among them) forever
+//! reptest-fixture-adapter flood-100mb       after the handshake, 100 MB without a newline,
+//!                                           then sleeps
+//!
+//! With `REPTEST_FIXTURE_PIDS=DIR`, every process (and the child of `hang`) leaves an
+//! empty file named by its pid in DIR, so tests can check that none is left running.
 //! reptest-fixture-adapter per-query ROBOTS_FILE AGENT URL
 //!                                           one query, the spec-test convention: reads
 //!                                           ROBOTS_FILE; agent `disallowbot` prints
@@ -42,14 +59,29 @@ enum Mode {
     Noop,
     Faulty,
     Paths,
+    SlowBig,
 }
+
+/// Request lines longer than this take [`SLOW`] in `slow-big` mode.
+const BIG_REQUEST: usize = 100_000;
+const SLOW: std::time::Duration = std::time::Duration::from_secs(30);
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    record_pid(std::process::id());
     let mode = match args.first().map(String::as_str) {
         Some("noop") => Mode::Noop,
         Some("faulty") => Mode::Faulty,
         Some("paths") => Mode::Paths,
+        Some("slow-big") => Mode::SlowBig,
+        Some(
+            fault @ ("hang" | "die-mid-write" | "flood-stale" | "flood-garbage" | "flood-100mb"),
+        ) => {
+            return match misbehave(fault) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::from(1),
+            };
+        }
         Some("bad-handshake") => {
             println!("hello, I am not a handshake");
             let _ = std::io::stdin().lock().read_line(&mut String::new());
@@ -57,7 +89,7 @@ fn main() -> ExitCode {
         }
         Some("per-query") if args.len() == 4 => return per_query(&args[1], &args[2]),
         _ => {
-            eprintln!("usage: reptest-fixture-adapter noop|faulty|paths|bad-handshake|per-query ROBOTS_FILE AGENT URL");
+            eprintln!("usage: reptest-fixture-adapter noop|faulty|paths|bad-handshake|slow-big|hang|die-mid-write|flood-stale|flood-garbage|flood-100mb|per-query ROBOTS_FILE AGENT URL");
             return ExitCode::from(2);
         }
     };
@@ -70,22 +102,80 @@ fn main() -> ExitCode {
     }
 }
 
-fn serve(mode: Mode) -> std::io::Result<()> {
-    let stdin = std::io::stdin().lock();
-    let mut input = BufReader::with_capacity(64 << 10, stdin);
-    let mut output = BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
+/// With `REPTEST_FIXTURE_PIDS=DIR`, leaves an empty file named `pid` in DIR.
+fn record_pid(pid: u32) {
+    if let Some(dir) = std::env::var_os("REPTEST_FIXTURE_PIDS") {
+        let _ = std::fs::write(std::path::Path::new(&dir).join(pid.to_string()), "");
+    }
+}
+
+fn handshake(output: &mut impl Write, full_urls: bool) -> std::io::Result<()> {
     let handshake = Handshake {
         protocol: protocol::VERSION,
         name: "fixture".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         language: "Rust".into(),
         capabilities: HandshakeCapabilities {
-            full_urls: mode != Mode::Paths,
+            full_urls,
             reports_line: false,
         },
     };
-    protocol::write_line(&mut output, &handshake)?;
-    output.flush()?;
+    protocol::write_line(output, &handshake)?;
+    output.flush()
+}
+
+/// The fault modes: a valid handshake, then the fault.
+fn misbehave(fault: &str) -> std::io::Result<()> {
+    let mut output = std::io::stdout().lock();
+    handshake(&mut output, true)?;
+    let sleep_forever = || loop {
+        std::thread::sleep(std::time::Duration::from_secs(3600));
+    };
+    match fault {
+        "hang" => {
+            let child = std::process::Command::new("sleep").arg("1000").spawn()?;
+            record_pid(child.id());
+            eprintln!("fixture adapter: hanging as asked");
+            sleep_forever()
+        }
+        "die-mid-write" => {
+            let mut part = [0u8; 100];
+            std::io::Read::read_exact(&mut std::io::stdin().lock(), &mut part)?;
+            output.write_all(b"{\"id\":1,\"ver")?;
+            output.flush()?;
+            eprintln!("fixture adapter: dying mid-write as asked");
+            std::process::exit(4)
+        }
+        "flood-stale" => loop {
+            output.write_all(b"{\"id\":0,\"verdict\":\"allowed\"}\n")?;
+        },
+        "flood-garbage" => {
+            let mut n: u64 = 0;
+            loop {
+                n = n
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let bytes = n.to_le_bytes();
+                output.write_all(&bytes)?;
+                output.write_all(b" not JSON \xff\xfe\n")?;
+            }
+        }
+        _ => {
+            let block = vec![b'x'; 1 << 20];
+            for _ in 0..100 {
+                output.write_all(&block)?;
+            }
+            output.flush()?;
+            sleep_forever()
+        }
+    }
+}
+
+fn serve(mode: Mode) -> std::io::Result<()> {
+    let stdin = std::io::stdin().lock();
+    let mut input = BufReader::with_capacity(64 << 10, stdin);
+    let mut output = BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
+    handshake(&mut output, mode != Mode::Paths)?;
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -103,6 +193,10 @@ fn serve(mode: Mode) -> std::io::Result<()> {
             }
         };
         let mut verdict = "allowed";
+        if mode == Mode::SlowBig && line.len() > BIG_REQUEST {
+            eprintln!("fixture adapter: slow on a big request");
+            std::thread::sleep(SLOW);
+        }
         if mode == Mode::Faulty {
             match &*request.agent {
                 "crash-now" => {

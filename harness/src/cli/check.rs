@@ -38,7 +38,7 @@ pub fn run(args: Args) -> Outcome {
     let mut warnings = Vec::new();
     let robots = Robots::parse_with_warnings(&body, &config, &mut |w| warnings.push(w.to_string()));
     let verdict = robots.check(&args.agent, &args.url);
-    println!(
+    outln!(
         "{}",
         if verdict.is_allowed() {
             "allowed"
@@ -46,10 +46,10 @@ pub fn run(args: Args) -> Outcome {
             "disallowed"
         }
     );
-    println!("  {}", explain(verdict.reason(), &body));
+    outln!("  {}", explain(verdict.reason(), &body));
     if args.warnings {
         for warning in &warnings {
-            println!("  warning: {warning}");
+            outln!("  warning: {warning}");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -36,7 +36,7 @@ pub fn run(command: Command) -> Outcome {
         Command::Stats { corpus, json } => {
             let stats = corpus.load()?.stats();
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&stats_json(&stats)).map_err(|e| e.to_string())?
                 );
@@ -48,7 +48,7 @@ pub fn run(command: Command) -> Outcome {
         Command::Check { corpus } => {
             let corpus = corpus.load()?;
             let stats = corpus.stats();
-            println!("ok: {} cases, {} queries", stats.cases, stats.queries);
+            outln!("ok: {} cases, {} queries", stats.cases, stats.queries);
             Ok(ExitCode::SUCCESS)
         }
         Command::Show { corpus, id } => show(&corpus.load()?, &id),
@@ -79,35 +79,37 @@ fn stats_json(stats: &Stats) -> Value {
 }
 
 fn print_stats(stats: &Stats) {
-    println!(
+    outln!(
         "{} cases, {} queries ({} marked for triage)",
-        stats.cases, stats.queries, stats.triage
+        stats.cases,
+        stats.queries,
+        stats.triage
     );
     let levels: Vec<String> = stats
         .per_level
         .iter()
         .map(|(l, n)| format!("{l} {n}"))
         .collect();
-    println!("per level: {}", levels.join(", "));
+    outln!("per level: {}", levels.join(", "));
     let expects: Vec<String> = stats
         .per_expect
         .iter()
         .map(|(e, n)| format!("{e} {n}"))
         .collect();
-    println!("per expectation: {}", expects.join(", "));
-    println!("\n{:<26} {:<8} queries", "requirement", "level");
+    outln!("per expectation: {}", expects.join(", "));
+    outln!("\n{:<26} {:<8} queries", "requirement", "level");
     for r in &stats.per_requirement {
         let mark = if stats.under_covered.contains(&r.id) {
             "  <- under-covered"
         } else {
             ""
         };
-        println!("{:<26} {:<8} {}{mark}", r.id, r.level, r.queries);
+        outln!("{:<26} {:<8} {}{mark}", r.id, r.level, r.queries);
     }
     if stats.uncovered.is_empty() {
-        println!("\nevery requirement is covered");
+        outln!("\nevery requirement is covered");
     } else {
-        println!("\nuncovered: {}", stats.uncovered.join(", "));
+        outln!("\nuncovered: {}", stats.uncovered.join(", "));
     }
 }
 
@@ -115,7 +117,7 @@ fn show(corpus: &Corpus, id: &str) -> Outcome {
     let Some(case) = corpus.cases().iter().find(|c| c.id == id) else {
         return Err(format!("no case with id `{id}` in the corpus"));
     };
-    println!(
+    outln!(
         "{} ({}:{})\n{}\n",
         case.id,
         case.file.display(),
@@ -123,23 +125,23 @@ fn show(corpus: &Corpus, id: &str) -> Outcome {
         case.title
     );
     if let Some(fetch) = &case.fetch {
-        println!("fetch: {fetch:?}\n");
+        outln!("fetch: {fetch:?}\n");
     }
-    println!("--- robots.txt ({} bytes) ---", case.body.len());
+    outln!("--- robots.txt ({} bytes) ---", case.body.len());
     const EDGE: usize = 1024;
     if case.body.len() > 4 * EDGE {
         let head = &case.body[..EDGE];
         let tail = &case.body[case.body.len() - EDGE..];
         let elided = case.body.len() - 2 * EDGE;
-        println!("{}", reptest::visible::render(head));
-        println!("⋯ {elided} bytes not shown ⋯");
-        println!("{}", reptest::visible::render(tail));
+        outln!("{}", reptest::visible::render(head));
+        outln!("⋯ {elided} bytes not shown ⋯");
+        outln!("{}", reptest::visible::render(tail));
     } else {
-        println!("{}", reptest::visible::render(&case.body));
+        outln!("{}", reptest::visible::render(&case.body));
     }
-    println!("---");
+    outln!("---");
     for q in &case.queries {
-        println!(
+        outln!(
             "{}  {} {}  expect {}  [{} {}]",
             q.id,
             q.agent,
@@ -148,12 +150,12 @@ fn show(corpus: &Corpus, id: &str) -> Outcome {
             q.level,
             q.requirements.join(" ")
         );
-        println!("    {}", q.why);
+        outln!("    {}", q.why);
         for (profile, expect) in &q.profiles {
-            println!("    profile {profile}: {expect}");
+            outln!("    profile {profile}: {expect}");
         }
         if let Some(triage) = &q.triage {
-            println!("    triage: {triage}");
+            outln!("    triage: {triage}");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -99,10 +99,10 @@ pub fn run(args: Args) -> Outcome {
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let path = dir.join(format!("fuzz-{}.json", args.seed));
         let text = serde_json::to_string_pretty(&Json::of(&report)).map_err(|e| e.to_string())?;
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        reptest::atomic::write(&path, text.as_bytes())?;
     }
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&Json::of(&report)).map_err(|e| e.to_string())?
         );
@@ -143,7 +143,7 @@ fn bar(options: &CampaignOptions) -> Option<ProgressBar> {
 }
 
 fn print(report: &CampaignReport, top: usize) {
-    println!(
+    outln!(
         "reptest fuzz: seed {}, {} inputs, {} queries, {} execs in {:.1} s ({:.0} execs/s; minimizing {:.1} s)",
         report.seed,
         report.inputs,
@@ -153,33 +153,35 @@ fn print(report: &CampaignReport, top: usize) {
         report.execs_per_second(),
         report.minimize_seconds
     );
-    println!(
+    outln!(
         "evaluating: {:.0} execs/s per thread on {} threads (minimization excluded)",
         report.execs_per_second_per_thread(),
         report.threads
     );
-    println!("in process: {}", report.in_process.join(", "));
+    outln!("in process: {}", report.in_process.join(", "));
     if !report.external.is_empty() {
-        println!("external (sampled): {}", report.external.join(", "));
+        outln!("external (sampled): {}", report.external.join(", "));
     }
-    println!("\n{} signature(s); per dimension:", report.signatures.len());
+    outln!("\n{} signature(s); per dimension:", report.signatures.len());
     for (dimension, n) in report.per_dimension() {
-        println!("  {dimension:<17} {n}");
+        outln!("  {dimension:<17} {n}");
     }
     if report.signatures.is_empty() {
         return;
     }
-    println!("\ntop signatures (raw hits, signature, minimized example):");
+    outln!("\ntop signatures (raw hits, signature, minimized example):");
     for found in report.signatures.iter().take(top) {
-        println!("  {:>7}  {}", found.hits, found.signature);
+        outln!("  {:>7}  {}", found.hits, found.signature);
         let body = shorten(&reptest::visible::render(&found.minimized.body).replace("↵\n", "↵"));
-        println!(
+        outln!(
             "           {} | {} {}",
-            body, found.minimized.agent, found.minimized.url
+            body,
+            found.minimized.agent,
+            found.minimized.url
         );
     }
     if report.signatures.len() > top {
-        println!(
+        outln!(
             "  ... and {} more (--top N, --json)",
             report.signatures.len() - top
         );

@@ -129,7 +129,7 @@ pub fn run(args: Args) -> Outcome {
             baseline.keep_reasons(previous);
         }
         write(&args.baseline, &baseline.to_toml())?;
-        println!(
+        outln!(
             "wrote {}: {name}, profile {profile}, {} queries: {} passed, {} known failures, {} unsupported (corpus {})",
             args.baseline.display(),
             baseline.passed.len() + baseline.known_failures.len() + baseline.unsupported.len(),
@@ -161,13 +161,13 @@ pub fn run(args: Args) -> Outcome {
     match &args.output {
         Some(path) => {
             write(path, &report)?;
-            println!(
+            outln!(
                 "reptest gate: {name}: {} (report: {})",
                 result.verdict(),
                 path.display()
             );
         }
-        None => print!("{report}"),
+        None => out!("{report}"),
     }
     Ok(if result.is_ok() {
         ExitCode::SUCCESS
@@ -241,5 +241,5 @@ fn display_root(corpus: &CorpusArg) -> PathBuf {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    reptest::atomic::write(path, text.as_bytes())
 }

@@ -43,7 +43,7 @@ pub fn run(args: Args) -> Outcome {
                 })
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&list).map_err(|e| e.to_string())?
         );
@@ -56,9 +56,12 @@ pub fn run(args: Args) -> Outcome {
         .max()
         .unwrap_or(0)
         .clamp(7, 24);
-    println!(
+    outln!(
         "{:<width$} {:<9} {:<version_width$} {:<10} capabilities",
-        "name", "available", "version", "language"
+        "name",
+        "available",
+        "version",
+        "language"
     );
     let mut other_fixes = Vec::new();
     let mut missing = 0;
@@ -84,18 +87,22 @@ pub fn run(args: Args) -> Outcome {
                 ("no", format!("- ({why})"))
             }
         };
-        println!(
+        outln!(
             "{:<width$} {:<9} {:<version_width$} {:<10} {}",
-            info.name, available, info.version, info.language, words
+            info.name,
+            available,
+            info.version,
+            info.language,
+            words
         );
     }
     if missing > 0 {
-        println!(
+        outln!(
             "\n{missing} of {} unavailable; to install the external ones: {SETUP}",
             all.len()
         );
         for fix in other_fixes {
-            println!("  {fix}");
+            outln!("  {fix}");
         }
     }
     Ok(ExitCode::SUCCESS)

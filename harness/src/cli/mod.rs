@@ -1,5 +1,8 @@
 //! Command-line parsing and dispatch; one module per subcommand.
 
+#[macro_use]
+pub mod out;
+
 mod check;
 mod corpus;
 mod eval;
@@ -22,7 +25,8 @@ pub type Outcome = Result<ExitCode, String>;
 /// Exclusion Protocol (robots.txt).
 ///
 /// Exit codes: 0 success, 1 a check failed (a query did not pass), 2 a usage, input or
-/// corpus error.
+/// corpus error or an output that cannot be written, 130 / 143 interrupted by SIGINT /
+/// SIGTERM (adapters are stopped first), 141 standard output closed by its reader.
 #[derive(Parser)]
 #[command(name = "reptest", version, propagate_version = true)]
 #[command(

@@ -69,41 +69,46 @@ pub fn run(args: Args) -> Outcome {
         .join("findings");
     let write_ups = write_ups(&findings_dir, out);
 
-    let mut written = Vec::new();
+    // Every file is rendered first, then all are written together (reptest::atomic): a
+    // failed write leaves the previous report whole, never a mix of old and new files.
     let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-    write(&out.join("report.json"), &(json + "\n"), &mut written)?;
-    write(
-        &out.join("report.html"),
-        &html::render(&report),
-        &mut written,
-    )?;
-    write(
-        &out.join("README.md"),
-        &markdown::summary(&report, &write_ups),
-        &mut written,
-    )?;
-    let mut pages = 0;
+    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
+        (out.join("report.json"), (json + "\n").into_bytes()),
+        (out.join("report.html"), html::render(&report).into_bytes()),
+        (
+            out.join("README.md"),
+            markdown::summary(&report, &write_ups).into_bytes(),
+        ),
+    ];
+    let mut pages = Vec::new();
     for entry in &report.implementations {
         if let Some(page) = markdown::implementation(&report, &entry.name) {
             let path = impl_dir.join(format!("{}.md", file_name(&entry.name)));
-            std::fs::write(&path, page)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            pages += 1;
+            pages.push(path.clone());
+            files.push((path, page.into_bytes()));
         }
     }
+    reptest::atomic::write_all(&files)?;
 
-    println!(
+    outln!(
         "reptest report: {} queries in {} cases, {} implementation(s)\n",
         report.meta.queries,
         report.meta.cases,
         report.implementations.len()
     );
-    for path in &written {
-        println!("wrote {}", path.display());
+    for (path, _) in &files[..3] {
+        outln!("wrote {}", path.display());
     }
-    println!(
-        "wrote {} ({pages} page(s), one per implementation)\n",
-        impl_dir.join("NAME.md").display()
+    outln!(
+        "wrote {} page(s) in {}, one per implementation: {}\n",
+        pages.len(),
+        impl_dir.display(),
+        pages
+            .iter()
+            .filter_map(|p| p.file_name())
+            .map(|n| n.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let reference = report.implementation("reference");
     for (entry, score) in report.implementations.iter().zip(&report.scores) {
@@ -116,7 +121,7 @@ pub fn run(args: Args) -> Outcome {
         let must = levels
             .get("MUST")
             .map(|t| (t.pass, t.pass + t.fail + t.no_verdict));
-        println!(
+        outln!(
             "  {:<34} MUST {:<9} all levels {pass}/{judged}{}",
             entry.name,
             must.map_or("-".into(), |(p, j)| format!("{p}/{j}")),
@@ -131,13 +136,6 @@ pub fn run(args: Args) -> Outcome {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes `text` to `path`, recording it.
-fn write(path: &Path, text: &str, written: &mut Vec<PathBuf>) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    written.push(path.to_path_buf());
-    Ok(())
 }
 
 /// An implementation name as a file name (names are ASCII letters, digits and `-`; any

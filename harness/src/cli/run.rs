@@ -3,6 +3,7 @@
 use super::{CorpusArg, Outcome};
 use reptest::runner::Run;
 use reptest::score::{self, Summary, Tally};
+use reptest::Outcome as Answer;
 use reptest_corpus::{Corpus, Level, PROFILES};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -51,11 +52,10 @@ pub fn run(args: Args) -> Outcome {
         .collect();
     let summaries = score::summarize(&corpus, &run, &args.profile);
     if let Some(path) = &args.matrix {
-        std::fs::write(path, matrix(&corpus, &run, &args.profile))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        reptest::atomic::write(path, matrix(&corpus, &run, &args.profile).as_bytes())?;
     }
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&json(&corpus, &run, &summaries, &gating))
                 .map_err(|e| e.to_string())?
@@ -108,7 +108,7 @@ fn speed(run: &Run, i: usize) -> String {
 
 fn print(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool], profile: &str) {
     let stats = corpus.stats();
-    println!(
+    outln!(
         "reptest run: {} queries in {} cases, {} implementation(s), profile {profile}\n",
         stats.queries,
         stats.cases,
@@ -120,13 +120,19 @@ fn print(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool], pro
         .max()
         .unwrap_or(0)
         .max("implementation".len());
-    println!(
+    outln!(
         "{:<width$} {:<18} {:<18} {:<18} {:>11} {:>10} {:>9}",
-        "implementation", "MUST", "SHOULD", "MAY", "unsupported", "no verdict", "queries/s"
+        "implementation",
+        "MUST",
+        "SHOULD",
+        "MAY",
+        "unsupported",
+        "no verdict",
+        "queries/s"
     );
     for (i, s) in summaries.iter().enumerate() {
         let total = s.total();
-        println!(
+        outln!(
             "{:<width$} {:<18} {:<18} {:<18} {:>11} {:>10} {:>9}",
             s.name,
             cell(s.per_level.get(&Level::Must)),
@@ -137,6 +143,8 @@ fn print(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool], pro
             speed(run, i)
         );
     }
+    print_faults(corpus, run);
+    print_slowest(corpus, run, width);
     let mut unlisted = Vec::new();
     for (s, gating) in summaries.iter().zip(gating) {
         if s.failures.is_empty() {
@@ -146,19 +154,19 @@ fn print(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool], pro
             unlisted.push(format!("{} {}", s.name, s.failures.len()));
             continue;
         }
-        println!("\n{}: {} queries did not pass", s.name, s.failures.len());
+        outln!("\n{}: {} queries did not pass", s.name, s.failures.len());
         for f in &s.failures {
-            println!("  FAIL {}", f.describe(corpus));
+            outln!("  FAIL {}", f.describe(corpus));
         }
     }
     if !unlisted.is_empty() {
-        println!(
+        outln!(
             "\nqueries not passed by the others (list them with --impl NAME): {}",
             unlisted.join(", ")
         );
     }
     if summaries.iter().all(|s| s.failures.is_empty()) {
-        println!("\nevery query passed");
+        outln!("\nevery query passed");
     } else if summaries
         .iter()
         .zip(gating)
@@ -170,7 +178,71 @@ fn print(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool], pro
             .filter(|(_, gating)| **gating)
             .map(|(s, _)| s.name.as_str())
             .collect();
-        println!("\nevery query passed by {}", names.join(", "));
+        outln!("\nevery query passed by {}", names.join(", "));
+    }
+}
+
+/// Faults listed per implementation, at most this many each (the count says the rest).
+const FAULTS_SHOWN: usize = 5;
+/// Slowest cases listed per implementation.
+const SLOWEST_SHOWN: usize = 3;
+
+/// The queries that got no verdict because the implementation timed out or crashed, per
+/// implementation, with what it said (an adapter's stderr included): whatever the
+/// implementation's gating, so a slow or dying adapter is never silent.
+fn print_faults(corpus: &Corpus, run: &Run) {
+    let mut first = true;
+    for (name, outcomes) in run.implementations.iter().zip(&run.outcomes) {
+        let faults: Vec<(&str, &Answer)> = corpus
+            .queries()
+            .zip(outcomes)
+            .filter(|(_, o)| matches!(o, Answer::Timeout(_) | Answer::Crash(_)))
+            .map(|((_, query), o)| (query.id.as_str(), o))
+            .collect();
+        if faults.is_empty() {
+            continue;
+        }
+        if first {
+            outln!("\ntimeouts and crashes (each adapter process was restarted after one):");
+            first = false;
+        }
+        let count = |word| faults.iter().filter(|(_, o)| o.word() == word).count();
+        outln!(
+            "  {name}: {} timeout, {} crash",
+            count("timeout"),
+            count("crash")
+        );
+        for (id, outcome) in faults.iter().take(FAULTS_SHOWN) {
+            outln!("    {id}: {}", visible_line(&outcome.to_string()));
+        }
+        if faults.len() > FAULTS_SHOWN {
+            outln!(
+                "    ... and {} more (every outcome: --json or --matrix FILE)",
+                faults.len() - FAULTS_SHOWN
+            );
+        }
+    }
+}
+
+/// The slowest cases of each implementation, with their wall time.
+fn print_slowest(corpus: &Corpus, run: &Run, width: usize) {
+    outln!("\nslowest cases (wall time per case, a timeout's wait included):");
+    for (i, name) in run.implementations.iter().enumerate() {
+        let cases: Vec<String> = run
+            .slowest_cases(i, SLOWEST_SHOWN)
+            .into_iter()
+            .map(|(c, time)| format!("{} {:.2} s", corpus.cases()[c].id, time.as_secs_f64()))
+            .collect();
+        outln!("  {name:<width$} {}", cases.join(", "));
+    }
+}
+
+/// `text` on one line, long messages cut.
+fn visible_line(text: &str) -> String {
+    let line = text.replace(['\n', '\r'], " ");
+    match line.char_indices().nth(400) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line,
     }
 }
 
@@ -206,7 +278,19 @@ fn json(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool]) -> s
                     .map(|((_, query), outcome)| (query.id.clone(), outcome.word().into()))
                     .collect();
                 let qps = run.queries_per_second(i);
+                let faults: Vec<_> = queries
+                    .iter()
+                    .zip(&run.outcomes[i])
+                    .filter(|(_, o)| matches!(o, Answer::Timeout(_) | Answer::Crash(_)))
+                    .map(|((_, query), o)| serde_json::json!({"id": query.id, "outcome": o.to_string()}))
+                    .collect();
+                let slowest: Vec<_> = run
+                    .slowest_cases(i, SLOWEST_SHOWN)
+                    .into_iter()
+                    .map(|(c, time)| serde_json::json!({"case": corpus.cases()[c].id, "seconds": time.as_secs_f64()}))
+                    .collect();
                 serde_json::json!({"implementation": s.name, "gating": gating[i],
+                    "faults": faults, "slowest_cases": slowest,
                     "elapsed_s": run.elapsed[i].as_secs_f64(),
                     "queries_per_s": if qps.is_finite() { Some(qps) } else { None },
                     "per_level": levels, "failures": failures, "outcomes": outcomes})

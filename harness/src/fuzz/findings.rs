@@ -395,10 +395,13 @@ pub fn write(
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    std::fs::write(&toml_path, text)
-        .map_err(|e| format!("cannot write {}: {e}", toml_path.display()))?;
-    std::fs::write(&markdown, render_markdown(campaign, report))
-        .map_err(|e| format!("cannot write {}: {e}", markdown.display()))?;
+    crate::atomic::write_all(&[
+        (toml_path.clone(), text.into_bytes()),
+        (
+            markdown.clone(),
+            render_markdown(campaign, report).into_bytes(),
+        ),
+    ])?;
     Ok(Written {
         toml: toml_path,
         markdown,

@@ -242,7 +242,7 @@ mod tests {
             verdict(false),
             verdict(true),
             verdict(true),
-            Outcome::Timeout,
+            Outcome::Timeout(String::new()),
         ];
         let p = partition(&names, &outcomes);
         assert_eq!(
@@ -301,7 +301,7 @@ mod tests {
         let same = signature(&[
             verdict(true),
             verdict(true),
-            Outcome::Timeout,
+            Outcome::Timeout(String::new()),
             verdict(true),
         ]);
         assert!(dissents(&same, &preferred).is_empty());

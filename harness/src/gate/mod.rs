@@ -125,7 +125,7 @@ mod tests {
     fn no_verdict_is_a_failure_and_unsupported_is_neither() {
         let corpus = corpus();
         let mut run = outcomes(&corpus, &[]);
-        run[0] = Outcome::Timeout;
+        run[0] = Outcome::Timeout("no answer within 5 s".into());
         run[1] = Outcome::Unsupported("no".into());
         let baseline = Baseline::from_outcomes(&corpus, "x", &run, "rfc9309");
         let first = corpus.queries().next().unwrap().1.id.clone();

@@ -154,10 +154,10 @@ impl From<&Outcome> for Cell {
     fn from(outcome: &Outcome) -> Cell {
         let (line, detail) = match outcome {
             Outcome::Verdict { line, .. } => (*line, None),
-            Outcome::Unsupported(why) | Outcome::Error(why) | Outcome::Crash(why) => {
-                (None, Some(why.clone()))
-            }
-            Outcome::Timeout => (None, None),
+            Outcome::Unsupported(why)
+            | Outcome::Error(why)
+            | Outcome::Crash(why)
+            | Outcome::Timeout(why) => (None, Some(why.clone())),
         };
         Cell {
             word: outcome.word().to_string(),

@@ -33,6 +33,7 @@ mod robotxt;
 mod texting_robots;
 mod workers;
 
+use crate::implementation::seconds;
 use crate::{Capabilities, CaseInput, ImplInfo, Implementation, Outcome};
 use std::any::Any;
 use std::borrow::Cow;
@@ -303,7 +304,8 @@ impl Implementation for CrateAdapter {
                         // Let the stuck worker run on only when nothing else wants the CPU.
                         worker.lower_priority();
                     }
-                    outcomes.resize(count, Outcome::Timeout);
+                    let why = format!("{}: no answer within {}", self.info.name, seconds(timeout));
+                    outcomes.resize(count, Outcome::Timeout(why));
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
                     let why = "the worker thread ended without answering".to_string();
@@ -526,9 +528,10 @@ mod tests {
             line: None,
         };
         // The query before the slow one keeps its answer; the slow one and the rest time out.
-        let timed_out = vec![verdict.clone(), Outcome::Timeout, Outcome::Timeout];
+        let timeout = Outcome::Timeout("test: no answer within 0.1 s".into());
+        let timed_out = vec![verdict.clone(), timeout.clone(), timeout.clone()];
         assert_eq!(case(&["/fast", "/slow", "/fast"]), timed_out);
-        assert_eq!(case(&["/slow"]), vec![Outcome::Timeout]);
+        assert_eq!(case(&["/slow"]), vec![timeout]);
         // Two workers are still sleeping: the next case is refused, not started.
         match &case(&["/fast"])[0] {
             Outcome::Error(why) => assert!(why.starts_with("not run: 2 timed-out"), "{why}"),

@@ -5,9 +5,11 @@
 //! - On disk, `{state}/handshakes.json`: every successful handshake is written there;
 //!   it is read only when [`read_from_disk`] was switched on (by `reptest impls`), and an
 //!   entry counts only while its fingerprint holds: size and modification time of the
-//!   program, of every argument that is a file, and of every file in the adapter's folder
-//!   (the adapter script and its pinned lock files). A run always handshakes (it needs
-//!   the process anyway) and so refreshes the cache.
+//!   program, of every argument that is a file, of every file in the adapter's folder
+//!   (the adapter script and its pinned lock files), and of the places where the library
+//!   itself is installed, which change whenever a package manager installs or upgrades
+//!   one ([`library_places`]). A run always handshakes (it needs the process anyway) and
+//!   so refreshes the cache.
 
 use super::config::{find_program, state_dir, AdapterSpec};
 use super::protocol::Handshake;
@@ -89,7 +91,9 @@ fn key(command: &[String]) -> String {
 /// Size and modification time (ns) of the files an adapter's behaviour depends on.
 fn fingerprint(spec: &AdapterSpec) -> Vec<(PathBuf, u64, u128)> {
     let mut files: Vec<PathBuf> = Vec::new();
-    files.extend(find_program(&spec.command[0]));
+    let program = find_program(&spec.command[0]);
+    files.extend(program.clone());
+    files.extend(library_places(program.as_deref(), spec.file.parent()));
     files.extend(
         spec.command[1..]
             .iter()
@@ -114,6 +118,44 @@ fn fingerprint(spec: &AdapterSpec) -> Vec<(PathBuf, u64, u128)> {
             (path, len, modified)
         })
         .collect()
+}
+
+/// The folders and files a package manager changes when it installs or upgrades a
+/// library that the adapter loads (their modification times move; a directory's changes
+/// when an entry is added, removed or renamed in it):
+///
+/// - a program in a `bin/` folder (a virtualenv's `python`, a prefix's interpreter): each
+///   `lib/*/site-packages` and `lib/*/dist-packages` of that prefix (`pip install -U`
+///   replaces the package's `*.dist-info` folder there);
+/// - a program under `/usr`: Debian's package database, `/var/lib/dpkg/status` (`apt-get`);
+/// - the adapter's folder: its `node_modules` and `node_modules/.package-lock.json`
+///   (`npm install` rewrites it).
+fn library_places(program: Option<&Path>, adapter_dir: Option<&Path>) -> Vec<PathBuf> {
+    let mut places = Vec::new();
+    if let Some(program) = program {
+        let bin = program.parent().filter(|dir| dir.ends_with("bin"));
+        if let Some(prefix) = bin.and_then(Path::parent) {
+            let mut libs: Vec<PathBuf> = std::fs::read_dir(prefix.join("lib"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|entry| entry.path())
+                .flat_map(|lib| [lib.join("site-packages"), lib.join("dist-packages")])
+                .filter(|dir| dir.is_dir())
+                .collect();
+            libs.sort();
+            places.extend(libs);
+        }
+        if program.starts_with("/usr") {
+            places.push(PathBuf::from("/var/lib/dpkg/status"));
+        }
+    }
+    if let Some(dir) = adapter_dir {
+        let modules = dir.join("node_modules");
+        places.push(modules.join(".package-lock.json"));
+        places.push(modules);
+    }
+    places
 }
 
 fn stamp(path: &Path) -> (u64, u128) {

@@ -6,6 +6,7 @@
 use super::config::{find_program, AdapterSpec, Mode, Verdicts};
 use super::process::Child;
 use super::protocol::{excerpt, request_url};
+use crate::implementation::seconds;
 use crate::{Availability, Capabilities, CaseInput, ImplInfo, Implementation, Outcome};
 use std::io::Write;
 use std::process::ExitStatus;
@@ -65,18 +66,26 @@ impl PerQuery {
             Ok(child) => child,
             Err(e) => return Outcome::Error(format!("cannot start `{}`: {e}", argv[0])),
         };
+        let timeout = |child: &Child| {
+            let why = format!(
+                "{}: no answer within {} (agent `{agent}`, URL `{url}`)",
+                self.spec.name,
+                seconds(self.spec.timeout)
+            );
+            Outcome::Timeout(child.with_stderr(why))
+        };
         let Some(stdout) = child.read_to_end(deadline) else {
-            return Outcome::Timeout;
+            return timeout(&child);
         };
         let Some(status) = child.wait_until(deadline) else {
-            return Outcome::Timeout;
+            return timeout(&child);
         };
         self.judge(&child, status, &stdout)
     }
 
     fn judge(&self, child: &Child, status: ExitStatus, stdout: &[u8]) -> Outcome {
         let Some(code) = status.code() else {
-            return Outcome::Crash(with_stderr(format!("{status}"), child));
+            return Outcome::Crash(child.with_stderr(format!("{status}")));
         };
         match &self.verdicts {
             Verdicts::Exit {
@@ -85,10 +94,9 @@ impl PerQuery {
             } => match code {
                 c if c == *allowed => verdict(true),
                 c if c == *disallowed => verdict(false),
-                _ => Outcome::Error(with_stderr(
-                    format!("{status}, neither allowed ({allowed}) nor disallowed ({disallowed})"),
-                    child,
-                )),
+                _ => Outcome::Error(child.with_stderr(format!(
+                    "{status}, neither allowed ({allowed}) nor disallowed ({disallowed})"
+                ))),
             },
             Verdicts::Pattern {
                 allowed,
@@ -109,18 +117,15 @@ impl PerQuery {
                     {
                         verdict(true)
                     }
-                    (a, _) => Outcome::Error(with_stderr(
-                        format!(
-                            "{status}; stdout matches {} pattern: {}",
-                            if a.is_some() {
-                                "both the allowed and the disallowed"
-                            } else {
-                                "neither"
-                            },
-                            excerpt(stdout)
-                        ),
-                        child,
-                    )),
+                    (a, _) => Outcome::Error(child.with_stderr(format!(
+                        "{status}; stdout matches {} pattern: {}",
+                        if a.is_some() {
+                            "both the allowed and the disallowed"
+                        } else {
+                            "neither"
+                        },
+                        excerpt(stdout)
+                    ))),
                 }
             }
         }
@@ -131,13 +136,6 @@ fn verdict(allowed: bool) -> Outcome {
     Outcome::Verdict {
         allowed,
         line: None,
-    }
-}
-
-fn with_stderr(message: String, child: &Child) -> String {
-    match child.stderr_tail() {
-        tail if tail.is_empty() => message,
-        tail => format!("{message}; stderr: {tail}"),
     }
 }
 

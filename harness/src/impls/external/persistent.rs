@@ -7,6 +7,7 @@ use super::config::{find_program, AdapterSpec};
 use super::pool::Pool;
 use super::process::{Child, ReadError, MAX_LINE};
 use super::protocol::{self, Handshake};
+use crate::implementation::seconds;
 use crate::{Availability, Capabilities, CaseInput, ImplInfo, Implementation, Outcome, QueryInput};
 use base64::Engine;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,8 +18,10 @@ use std::time::{Duration, Instant};
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Processes per adapter: cases of one adapter run concurrently on this many.
 pub const POOL_SIZE: usize = 2;
-/// Restarts (after crashes or timeouts) per adapter and run; after that the remaining
-/// queries are recorded as `crash` without starting the process again.
+/// Restarts in a row (after crashes or timeouts, with no query answered in between) per
+/// adapter; after that its remaining queries in the run are recorded as `crash` without
+/// starting the process again. An adapter that is only slow on some inputs answers the
+/// others in between, so its slow queries are `timeout` and the rest are answered.
 pub const MAX_RESTARTS: usize = 20;
 
 /// An adapter run over protocol v1 (`mode = "persistent"`, the default).
@@ -26,6 +29,7 @@ pub struct Persistent {
     spec: AdapterSpec,
     state: OnceLock<State>,
     pool: Pool<Session>,
+    /// Restarts since a query was last answered.
     restarts: AtomicUsize,
 }
 
@@ -107,24 +111,23 @@ impl Persistent {
         let line = child.read_line(Instant::now() + HANDSHAKE_TIMEOUT);
         let handshake = match line {
             Ok(line) => Handshake::parse(line),
-            Err(ReadError::Timeout) => Err(format!(
-                "no handshake within {} s",
-                HANDSHAKE_TIMEOUT.as_secs()
-            )),
-            Err(ReadError::TooLong) => Err("the handshake line is too long".to_string()),
+            Err(ReadError::Timeout) => Err(child.with_stderr(format!(
+                "no handshake within {}",
+                seconds(HANDSHAKE_TIMEOUT)
+            ))),
+            Err(ReadError::TooLong) => Err(child.with_stderr(format!(
+                "the handshake line is longer than {} KiB",
+                MAX_LINE >> 10
+            ))),
             Err(ReadError::Eof) => Err(child.exit_report()),
         };
         match handshake {
             Ok(handshake) => Ok((Session { child, next_id: 1 }, handshake)),
-            Err(why) => {
-                let tail = child.stderr_tail();
-                let stderr = if tail.is_empty() || why.contains("stderr:") {
-                    String::new()
-                } else {
-                    format!("; stderr: {tail}")
-                };
-                Err(format!("{what}: handshake failed: {why}{stderr}"))
-            }
+            Err(why) if why.contains("stderr:") => Err(format!("{what}: handshake failed: {why}")),
+            Err(why) => Err(format!(
+                "{what}: handshake failed: {}",
+                child.with_stderr(why)
+            )),
         }
     }
 
@@ -163,7 +166,10 @@ impl Implementation for Persistent {
         while outcomes.len() < n {
             let restarts = self.restarts.load(Ordering::Relaxed);
             if restarts >= MAX_RESTARTS {
-                let why = format!("not run: the adapter was restarted {restarts} times in this run (crashes or timeouts)");
+                let why = format!(
+                    "{}: not run: the adapter was restarted {restarts} times in a row without answering (crashes or timeouts)",
+                    self.spec.name
+                );
                 outcomes.resize(n, Outcome::Crash(why));
                 break;
             }
@@ -183,10 +189,13 @@ impl Implementation for Persistent {
                 continue;
             };
             let queries = &case.queries[outcomes.len()..];
-            if session
-                .answer(&body, queries, full_urls, self.spec.timeout, &mut outcomes)
-                .is_err()
-            {
+            let before = outcomes.len();
+            let result = session.answer(&self.spec, &body, queries, full_urls, &mut outcomes);
+            if outcomes.len() > before + usize::from(result.is_err()) {
+                // Answered at least one query: the adapter works.
+                self.restarts.store(0, Ordering::Relaxed);
+            }
+            if result.is_err() {
                 lease.clear();
                 self.restarted();
             }
@@ -210,12 +219,15 @@ impl Session {
     /// Sends every query, then reads the answers in order, pushing one outcome per query
     /// onto `outcomes`. Stops early with [`Broken`] after a timeout, a crash or an
     /// out-of-order answer, having recorded the outcome of the query in flight.
+    ///
+    /// Each answer has [`AdapterSpec::timeout`] from the moment it is waited for, whatever
+    /// arrives meanwhile (lines left over from earlier requests included).
     fn answer(
         &mut self,
+        spec: &AdapterSpec,
         body: &str,
         queries: &[QueryInput<'_>],
         full_urls: bool,
-        timeout: Duration,
         outcomes: &mut Vec<Outcome>,
     ) -> Result<(), Broken> {
         let first = self.next_id;
@@ -227,23 +239,40 @@ impl Session {
             protocol::write_request(&mut batch, id, body, query.agent, &url);
         }
         self.child.send(batch);
-        for id in first..first + queries.len() as u64 {
-            let deadline = Instant::now() + timeout;
+        for (id, query) in (first..).zip(queries) {
+            let deadline = Instant::now() + spec.timeout;
+            // The adapter and the query in flight, for messages.
+            let in_flight = || {
+                format!(
+                    "{}: request {id} (agent `{}`, URL `{}`)",
+                    spec.name, query.agent, query.url
+                )
+            };
             loop {
                 let line = match self.child.read_line(deadline) {
                     Ok(line) => line,
                     Err(ReadError::Timeout) => {
-                        outcomes.push(Outcome::Timeout);
+                        let why = format!(
+                            "{}: no answer within {}",
+                            in_flight(),
+                            seconds(spec.timeout)
+                        );
+                        outcomes.push(Outcome::Timeout(self.child.with_stderr(why)));
                         return Err(Broken);
                     }
                     Err(ReadError::Eof) => {
-                        outcomes.push(Outcome::Crash(self.child.exit_report()));
+                        let report = self.child.exit_report();
+                        outcomes.push(Outcome::Crash(format!(
+                            "{} in flight: {report}",
+                            in_flight()
+                        )));
                         return Err(Broken);
                     }
                     Err(ReadError::TooLong) => {
                         outcomes.push(Outcome::Error(format!(
-                            "an answer line longer than {} MiB",
-                            MAX_LINE >> 20
+                            "{}: an answer line longer than {} KiB",
+                            in_flight(),
+                            MAX_LINE >> 10
                         )));
                         return Err(Broken);
                     }
@@ -253,7 +282,8 @@ impl Session {
                         outcomes.push(outcome);
                         break;
                     }
-                    // Left over from an earlier request (an extra line): skip it.
+                    // Left over from an earlier request (an extra line): skip it, within
+                    // this request's deadline (read_line enforces it).
                     Ok((got, _)) if got < id => continue,
                     Ok((got, _)) => {
                         outcomes.push(Outcome::Error(format!(

@@ -2,12 +2,19 @@
 //! shell) in its own process group, stdin fed by a writer thread, stdout read by a reader
 //! thread into lines with deadlines, stderr drained into a ring of its last lines. The
 //! whole process group is killed on drop.
+//!
+//! Whatever the process does, it costs bounded memory: stdout travels through a bounded
+//! channel (at most [`CHUNKS_IN_FLIGHT`] chunks of 64 KiB), a line is read up to
+//! [`MAX_LINE`] bytes, and of stderr only the first bytes of each of the last lines are
+//! kept. Its process group is registered with [`crate::shutdown`] while it lives, so a
+//! signal that ends reptest ends the adapter and whatever it started.
 
 use super::protocol::truncate;
+use crate::shutdown;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -16,7 +23,9 @@ use std::time::{Duration, Instant};
 const STDERR_LINES: usize = 20;
 const STDERR_LINE_BYTES: usize = 300;
 /// An answer line longer than this is not waited for.
-pub(crate) const MAX_LINE: usize = 8 << 20;
+pub(crate) const MAX_LINE: usize = 1 << 20;
+/// Chunks of stdout read ahead of the consumer; the reader waits when they are full.
+pub(crate) const CHUNKS_IN_FLIGHT: usize = 8;
 
 /// Why [`Child::read_line`] returned no line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +94,15 @@ impl Child {
         }
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command.spawn()?;
+        let mut child = {
+            let mut registry = shutdown::lock();
+            if shutdown::ending() {
+                return Err(io::Error::other("reptest is ending"));
+            }
+            let child = command.spawn()?;
+            registry.groups.extend(i32::try_from(child.id()));
+            child
+        };
 
         let stdin = child.stdin.take().map(|mut pipe| {
             let (tx, rx) = mpsc::channel::<Vec<u8>>();
@@ -99,24 +116,9 @@ impl Child {
             tx
         });
 
-        let (tx, stdout) = mpsc::channel();
-        if let Some(mut pipe) = child.stdout.take() {
-            thread::spawn(move || {
-                let mut chunk = vec![0u8; 64 << 10];
-                loop {
-                    match pipe.read(&mut chunk) {
-                        Ok(0) => break,
-                        Ok(n) => {
-                            if tx.send(Chunk::Data(chunk[..n].to_vec())).is_err() {
-                                return;
-                            }
-                        }
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(_) => break,
-                    }
-                }
-                let _ = tx.send(Chunk::End);
-            });
+        let (tx, stdout) = mpsc::sync_channel(CHUNKS_IN_FLIGHT);
+        if let Some(pipe) = child.stdout.take() {
+            thread::spawn(move || read_chunks(pipe, &tx));
         }
 
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
@@ -124,16 +126,7 @@ impl Child {
         if let Some(pipe) = child.stderr.take() {
             let ring = Arc::clone(&stderr);
             thread::spawn(move || {
-                for line in BufReader::new(pipe).split(b'\n') {
-                    let Ok(line) = line else { break };
-                    let line = String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(&line));
-                    let line = truncate(line.trim_end(), STDERR_LINE_BYTES);
-                    let Ok(mut ring) = ring.lock() else { break };
-                    if ring.len() == STDERR_LINES {
-                        ring.pop_front();
-                    }
-                    ring.push_back(line);
-                }
+                keep_last_lines(pipe, &ring);
                 drop(done_tx);
             });
         }
@@ -160,9 +153,13 @@ impl Child {
         }
     }
 
-    /// The next line of stdout (without its `\n`), waiting until `deadline` at most.
+    /// The next line of stdout (without its `\n`), waiting until `deadline` at most: once
+    /// it has passed, even a line already read is not returned.
     pub(crate) fn read_line(&mut self, deadline: Instant) -> Result<&[u8], ReadError> {
         loop {
+            if Instant::now() >= deadline {
+                return Err(ReadError::Timeout);
+            }
             if let Some(at) = self.buffer[self.scanned..].iter().position(|&b| b == b'\n') {
                 let (start, end) = (self.start, self.scanned + at);
                 self.start = end + 1;
@@ -225,7 +222,11 @@ impl Child {
 
     fn try_wait(&mut self) -> Option<ExitStatus> {
         if self.status.is_none() {
+            let mut registry = shutdown::lock();
             self.status = self.child.try_wait().ok().flatten();
+            if self.status.is_some() {
+                self.forget(&mut registry);
+            }
         }
         self.status
     }
@@ -237,10 +238,19 @@ impl Child {
             // Reaped already: its pid may belong to someone else now.
             return;
         }
+        let mut registry = shutdown::lock();
         // Not reaped (perhaps a zombie), so the group id is still ours to signal.
         kill_group(&self.child);
         let _ = self.child.kill();
         self.status = self.child.wait().ok();
+        self.forget(&mut registry);
+    }
+
+    /// Drops the reaped process from the shutdown registry.
+    fn forget(&self, registry: &mut shutdown::Registry) {
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            registry.groups.remove(&pid);
+        }
     }
 
     /// Why the process stopped answering, after stdout closed: its exit status (it is
@@ -255,6 +265,14 @@ impl Child {
         match self.stderr_tail() {
             tail if tail.is_empty() => status,
             tail => format!("{status}; stderr: {tail}"),
+        }
+    }
+
+    /// `message`, followed by the last lines of stderr when there are any.
+    pub(crate) fn with_stderr(&self, message: String) -> String {
+        match self.stderr_tail() {
+            tail if tail.is_empty() => message,
+            tail => format!("{message}; stderr: {tail}"),
         }
     }
 
@@ -284,6 +302,71 @@ impl Drop for Child {
     }
 }
 
+/// Sends stdout to `tx` in chunks, then [`Chunk::End`]; waits while `tx` is full and
+/// stops when the receiver is gone.
+fn read_chunks(mut pipe: impl Read, tx: &SyncSender<Chunk>) {
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        match pipe.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                if tx.send(Chunk::Data(chunk[..n].to_vec())).is_err() {
+                    return;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    let _ = tx.send(Chunk::End);
+}
+
+/// Reads stderr to its end, keeping in `ring` the last [`STDERR_LINES`] lines, each cut
+/// to [`STDERR_LINE_BYTES`]: a line of any length costs at most that much.
+fn keep_last_lines(pipe: impl Read, ring: &Mutex<VecDeque<String>>) {
+    let mut reader = BufReader::with_capacity(8 << 10, pipe);
+    let mut line: Vec<u8> = Vec::with_capacity(STDERR_LINE_BYTES);
+    loop {
+        let (ended, used) = match reader.fill_buf() {
+            Ok([]) => (true, 0),
+            Ok(bytes) => match bytes.iter().position(|&b| b == b'\n') {
+                Some(at) => {
+                    keep_prefix(&mut line, &bytes[..at]);
+                    (true, at + 1)
+                }
+                None => {
+                    keep_prefix(&mut line, bytes);
+                    (false, bytes.len())
+                }
+            },
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => (true, 0),
+        };
+        let closed = ended && used == 0;
+        reader.consume(used);
+        if ended && !(closed && line.is_empty()) {
+            let text = String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(&line));
+            let text = truncate(text.trim_end(), STDERR_LINE_BYTES);
+            line.clear();
+            let Ok(mut ring) = ring.lock() else { return };
+            if ring.len() == STDERR_LINES {
+                ring.pop_front();
+            }
+            ring.push_back(text);
+        }
+        if closed {
+            return;
+        }
+    }
+}
+
+/// Appends to `line` as much of `bytes` as fits in [`STDERR_LINE_BYTES`] (+ 4 bytes, so
+/// a cut is visible as `…`).
+fn keep_prefix(line: &mut Vec<u8>, bytes: &[u8]) {
+    let room = (STDERR_LINE_BYTES + 4).saturating_sub(line.len());
+    line.extend_from_slice(&bytes[..bytes.len().min(room)]);
+}
+
 /// Kills the child's process group (it leads one: `process_group(0)`), so helpers it
 /// started die with it and release the pipes.
 fn kill_group(child: &std::process::Child) {
@@ -297,4 +380,39 @@ fn kill_group(child: &std::process::Child) {
     }
     #[cfg(not(unix))]
     let _ = child;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stderr_keeps_the_start_of_each_of_the_last_lines_of_any_length() {
+        let mut input = b"first\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 10 << 20));
+        input.extend_from_slice(b"\r\nlast line without newline");
+        let ring = Mutex::new(VecDeque::new());
+        keep_last_lines(&input[..], &ring);
+        let ring = ring.into_inner().unwrap();
+        assert_eq!(ring.len(), 3);
+        assert_eq!(ring[0], "first");
+        assert!(
+            ring[1].starts_with("xxx") && ring[1].ends_with('…'),
+            "{}",
+            ring[1]
+        );
+        assert!(ring[1].chars().count() <= STDERR_LINE_BYTES + 1);
+        assert_eq!(ring[2], "last line without newline");
+    }
+
+    #[test]
+    fn a_line_already_read_is_not_returned_after_the_deadline() {
+        let argv = ["sh", "-c", "echo one; echo two; sleep 5"].map(String::from);
+        let mut child = Child::spawn(&argv, false).unwrap();
+        let soon = Instant::now() + Duration::from_secs(5);
+        assert_eq!(child.read_line(soon), Ok(&b"one"[..]));
+        // "two" may be buffered already; a deadline that has passed still wins.
+        assert_eq!(child.read_line(Instant::now()), Err(ReadError::Timeout));
+        assert_eq!(child.read_line(soon), Ok(&b"two"[..]));
+    }
 }

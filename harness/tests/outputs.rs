@@ -1,0 +1,296 @@
+//! Output that cannot be written is an error, never a panic or a truncated file:
+//! standard output on `/dev/full` exits 2 with a message, a write past a file-size limit
+//! (`ulimit -f`) leaves the previous files whole, and `reptest report` names the files it
+//! wrote. Also: the handshake cache notices a library upgraded in place.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const REPTEST: &str = env!("CARGO_BIN_EXE_reptest");
+const FIXTURE: &str = env!("CARGO_BIN_EXE_reptest-fixture-adapter");
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reptest-outputs-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `reptest args` with the fixture's `noop` adapter (always `allowed`, so it fails many
+/// queries) registered as `fixture-noop`, its stdout going to `stdout`.
+fn reptest(args: &[&str], stdout: Stdio, file_limit_kib: Option<u32>) -> Output {
+    let adapters = temp_dir(&format!("adapters-{}", args.join("-").replace('/', "_")));
+    std::fs::write(
+        adapters.join("adapters.toml"),
+        format!("[[adapter]]\nname = \"fixture-noop\"\nlanguage = \"Rust\"\ncommand = [{FIXTURE:?}, \"noop\"]\n"),
+    )
+    .unwrap();
+    let mut command = match file_limit_kib {
+        // bash counts `ulimit -f` in KiB.
+        Some(limit) => {
+            let mut c = Command::new("bash");
+            c.arg("-c")
+                .arg(format!("ulimit -f {limit} && exec \"$@\""))
+                .arg("bash")
+                .arg(REPTEST);
+            c
+        }
+        None => Command::new(REPTEST),
+    };
+    command
+        .args(args)
+        .env("REPTEST_ADAPTERS", &adapters)
+        .env("REPTEST_STATE", adapters.join("state"))
+        .env_remove("REPTEST_CORPUS")
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("reptest runs")
+}
+
+fn dev_full() -> Stdio {
+    Stdio::from(
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full"),
+    )
+}
+
+#[test]
+fn a_full_stdout_is_a_clear_error_with_exit_2_in_every_subcommand() {
+    let robots = temp_dir("full-robots").join("robots.txt");
+    std::fs::write(&robots, "User-agent: *\nDisallow: /private\n").unwrap();
+    let baseline = temp_dir("full-baseline").join("baseline.toml");
+    let robots = robots.to_str().unwrap();
+    let baseline = baseline.to_str().unwrap();
+    let commands: Vec<Vec<&str>> = vec![
+        vec![
+            "check",
+            "--robots",
+            robots,
+            "--agent",
+            "bot",
+            "--url",
+            "https://example.com/private",
+        ],
+        vec!["corpus", "stats"],
+        vec!["corpus", "show", "access-200-rules-followed"],
+        vec!["impls"],
+        vec!["run", "--impl", "reference"],
+        vec![
+            "gate",
+            "--impl",
+            "reference",
+            "--baseline",
+            baseline,
+            "--write-baseline",
+        ],
+        vec!["gate", "--impl", "reference", "--baseline", baseline],
+    ];
+    for args in commands {
+        let out = reptest(&args, dev_full(), None);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write to standard output") && !stderr.contains("panicked"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// Every file in `dir` (recursively) with its bytes.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(snapshot(&path));
+        } else {
+            files.push((path.clone(), std::fs::read(&path).unwrap()));
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Runs `args` once unlimited (it must succeed and write into `dir`), then again under a
+/// 1 KiB file-size limit: it must fail with exit 2 naming a file, and leave `dir`
+/// exactly as the first run left it.
+fn a_failed_write_leaves_the_previous_files(dir: &Path, args: &[&str], ok: &[i32]) {
+    let first = reptest(args, Stdio::piped(), None);
+    assert!(
+        ok.contains(&first.status.code().unwrap_or(-1)),
+        "{args:?}: {}",
+        text(&first.stderr)
+    );
+    let before = snapshot(dir);
+    assert!(
+        !before.is_empty(),
+        "{args:?} wrote nothing in {}",
+        dir.display()
+    );
+    let limited = reptest(args, Stdio::piped(), Some(1));
+    let stderr = text(&limited.stderr);
+    assert_eq!(limited.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains("cannot write"), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    let after = snapshot(dir);
+    assert!(
+        before == after,
+        "{args:?}: the files changed or a temporary file was left: {:?}",
+        after.iter().map(|(p, b)| (p, b.len())).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_report_that_cannot_be_written_leaves_the_previous_report_whole() {
+    let dir = temp_dir("report");
+    let out = dir.join("report");
+    let args = [
+        "report",
+        "--impl",
+        "reference,fixture-noop",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    a_failed_write_leaves_the_previous_files(&dir, &args, &[0]);
+}
+
+#[test]
+fn a_baseline_junit_or_matrix_that_cannot_be_written_leaves_the_previous_file() {
+    let dir = temp_dir("baseline");
+    let baseline = dir.join("baseline.toml");
+    let baseline = baseline.to_str().unwrap();
+    let args = [
+        "gate",
+        "--impl",
+        "fixture-noop",
+        "--baseline",
+        baseline,
+        "--write-baseline",
+    ];
+    a_failed_write_leaves_the_previous_files(&dir, &args, &[0]);
+
+    let junit_dir = temp_dir("junit");
+    let junit = junit_dir.join("junit.xml");
+    let args = [
+        "gate",
+        "--impl",
+        "fixture-noop",
+        "--baseline",
+        baseline,
+        "--format",
+        "junit",
+        "--output",
+        junit.to_str().unwrap(),
+    ];
+    a_failed_write_leaves_the_previous_files(&junit_dir, &args, &[0]);
+
+    let matrix_dir = temp_dir("matrix");
+    let matrix = matrix_dir.join("matrix.tsv");
+    let args = [
+        "run",
+        "--impl",
+        "reference",
+        "--matrix",
+        matrix.to_str().unwrap(),
+    ];
+    a_failed_write_leaves_the_previous_files(&matrix_dir, &args, &[0]);
+}
+
+#[test]
+fn report_names_the_pages_it_wrote() {
+    let out = temp_dir("report-names").join("r");
+    let run = reptest(
+        &[
+            "report",
+            "--impl",
+            "reference,fixture-noop",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Stdio::piped(),
+        None,
+    );
+    let stdout = text(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert!(
+        stdout.contains("reference.md") && stdout.contains("fixture-noop.md"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("NAME.md"), "{stdout}");
+    assert!(out.join("impl/fixture-noop.md").is_file());
+}
+
+/// `reptest impls` takes handshakes from its cache; upgrading the library in place (as
+/// `pip install -U` does in a virtualenv) must show the new version, not the cached one.
+#[test]
+fn the_handshake_cache_notices_an_upgraded_library() {
+    let root = temp_dir("upgrade");
+    let prefix = root.join("venv");
+    let site = prefix.join("lib/python3.11/site-packages");
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    std::fs::create_dir_all(site.join("lib-1.0.dist-info")).unwrap();
+    let version_file = root.join("installed-version");
+    std::fs::write(&version_file, "1.0").unwrap();
+    // The adapter's program, like a virtualenv's python: it reports the version that the
+    // "installed library" says. Its own file never changes.
+    let program = prefix.join("bin/adapter");
+    std::fs::write(
+        &program,
+        format!(
+            "#!/bin/sh\nprintf '{{\"protocol\":1,\"name\":\"lib\",\"version\":\"%s\",\"language\":\"Shell\",\"capabilities\":{{}}}}\\n' \"$(cat {})\"\nexec cat >/dev/null\n",
+            version_file.display()
+        ),
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&program).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&program, permissions).unwrap();
+    let adapters = root.join("adapters");
+    std::fs::create_dir_all(&adapters).unwrap();
+    std::fs::write(
+        adapters.join("adapters.toml"),
+        format!(
+            "[[adapter]]\nname = \"shell-lib\"\nlanguage = \"Shell\"\ncommand = [{:?}]\n",
+            program.display().to_string()
+        ),
+    )
+    .unwrap();
+    let impls = || {
+        let out = Command::new(REPTEST)
+            .args(["impls", "--json"])
+            .env("REPTEST_ADAPTERS", &adapters)
+            .env("REPTEST_STATE", root.join("state"))
+            .output()
+            .unwrap();
+        let list: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", text(&out.stdout)));
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == "shell-lib")
+            .map(|i| i["version"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    assert_eq!(impls(), "1.0");
+    // The cache is used: a changed answer with nothing installed differently is not seen.
+    std::fs::write(&version_file, "1.5").unwrap();
+    assert_eq!(
+        impls(),
+        "1.0",
+        "the cached handshake is used while nothing changed"
+    );
+    // `pip install -U lib`: the dist-info folder of the old version goes, the new comes.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&version_file, "2.0").unwrap();
+    std::fs::remove_dir(site.join("lib-1.0.dist-info")).unwrap();
+    std::fs::create_dir(site.join("lib-2.0.dist-info")).unwrap();
+    assert_eq!(impls(), "2.0", "the upgrade is seen");
+}
