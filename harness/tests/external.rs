@@ -2,6 +2,8 @@
 //! and `reptest serve`: crashes, hangs and garbage are recorded per query and the run
 //! completes; per-query mode; handshake failures; byte-exact bodies over the protocol.
 
+mod common;
+
 use reptest::impls::external;
 use reptest::{impls, runner, Availability, CaseInput, Implementation, Outcome, QueryInput};
 use reptest_corpus::Corpus;
@@ -13,10 +15,7 @@ const FIXTURE: &str = env!("CARGO_BIN_EXE_reptest-fixture-adapter");
 const REPTEST: &str = env!("CARGO_BIN_EXE_reptest");
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reptest-external-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir("external", name)
 }
 
 /// A folder holding `adapters.toml` with `toml`.

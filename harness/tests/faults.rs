@@ -3,8 +3,9 @@
 //! the fixture adapter (`reptest-fixture-adapter`) misbehaving on purpose, and checks the
 //! exit code, what was printed, the peak memory, and that no adapter process is left.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -12,12 +13,8 @@ use std::time::{Duration, Instant};
 const FIXTURE: &str = env!("CARGO_BIN_EXE_reptest-fixture-adapter");
 const REPTEST: &str = env!("CARGO_BIN_EXE_reptest");
 
-/// A fresh folder under the system's temporary folder.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reptest-faults-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir("faults", name)
 }
 
 /// A folder with an `adapters.toml` registering the fixture adapter in `mode` as `name`.
@@ -89,18 +86,8 @@ fn start(args: &[&str], adapters: &Path, pids: &Path) -> std::process::Child {
 /// Waits for `child` (killing it after `limit`, which fails the test), collecting its
 /// output and its peak memory (`wait4`'s rusage).
 fn finish(mut child: std::process::Child, limit: Duration) -> Finished {
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.read_to_string(&mut text);
-        text
-    });
-    let err = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
+    let out = common::read_in_background(child.stdout.take().unwrap());
+    let err = common::read_in_background(child.stderr.take().unwrap());
     let pid = child.id() as i32;
     let started = Instant::now();
     let (status, usage) = loop {
@@ -179,11 +166,12 @@ fn assert_none_left(pids: &Path) {
     }
 }
 
-/// Runs the fixture in `mode` (per-request timeout 300 ms) through `reptest run` and
-/// checks the run finishes with a verdict table, within 200 MB, leaving no process.
-fn survives(mode: &str, big: bool) -> Finished {
+/// Runs the fixture in `mode` (registered with `extra`, e.g. a `timeout_ms`) through
+/// `reptest run` and checks the run finishes with a verdict table, within 200 MB,
+/// leaving no process.
+fn survives_with(mode: &str, extra: &str, big: bool) -> Finished {
     let name = format!("fixture-{mode}");
-    let adapters = adapters(&name, mode, "timeout_ms = 300");
+    let adapters = adapters(&name, mode, extra);
     let corpus = corpus(mode, big);
     let pids = temp_dir(&format!("{mode}-pids"));
     let child = start(
@@ -192,6 +180,7 @@ fn survives(mode: &str, big: bool) -> Finished {
         &pids,
     );
     let done = finish(child, Duration::from_secs(120));
+    eprintln!("{mode}: peak memory {:.1} MB", done.max_rss as f64 / 1e6);
     assert_eq!(
         done.code, 1,
         "{mode}: the run finishes with failed queries\n{}{}",
@@ -210,6 +199,11 @@ fn survives(mode: &str, big: bool) -> Finished {
     );
     assert_none_left(&pids);
     done
+}
+
+/// [`survives_with`] a per-request timeout of 300 ms.
+fn survives(mode: &str, big: bool) -> Finished {
+    survives_with(mode, "timeout_ms = 300", big)
 }
 
 #[test]
@@ -281,26 +275,11 @@ fn a_hundred_megabytes_without_a_newline_cost_bounded_memory() {
 /// which killed reptest (exit 141, nothing printed).
 #[test]
 fn a_slow_adapter_completes_the_run_with_the_default_timeout() {
-    let adapters = adapters("fixture-slow", "slow-big", "");
-    let corpus = corpus("slow", true);
-    let pids = temp_dir("slow-pids");
-    let child = start(
-        &[
-            "run",
-            "--impl",
-            "fixture-slow",
-            "--corpus",
-            corpus.to_str().unwrap(),
-        ],
-        &adapters,
-        &pids,
-    );
-    let done = finish(child, Duration::from_secs(120));
-    assert_eq!(done.code, 1, "{}{}", done.stdout, done.stderr);
+    let done = survives_with("slow-big", "", true);
     let out = &done.stdout;
     for query in ["big/1", "big/2"] {
         assert!(
-            out.contains(&format!("{query}: timeout: fixture-slow: request")),
+            out.contains(&format!("{query}: timeout: fixture-slow-big: request")),
             "{query} is named as a timeout:\n{out}"
         );
     }
@@ -309,20 +288,22 @@ fn a_slow_adapter_completes_the_run_with_the_default_timeout() {
         out.contains("slow on a big request"),
         "the adapter's stderr is shown:\n{out}"
     );
-    assert!(out.contains("fixture-slow: 2 timeout, 0 crash"), "{out}");
+    assert!(
+        out.contains("fixture-slow-big: 2 timeout, 0 crash"),
+        "{out}"
+    );
     assert!(
         out.contains("MUST") && out.contains("6/8 75.0%"),
         "the small cases are answered after the timeouts:\n{out}"
     );
     let slowest = out
         .lines()
-        .find(|l| l.trim_start().starts_with("fixture-slow") && l.contains(" s"))
+        .find(|l| l.trim_start().starts_with("fixture-slow-big") && l.contains(" s,"))
         .unwrap_or_else(|| panic!("a slowest-cases line:\n{out}"));
     assert!(
         slowest.contains("big 1"),
         "the big case is the slowest: {slowest}"
     );
-    assert_none_left(&pids);
 }
 
 /// Sends `signal` to a run whose adapter is busy (hangs, timeout 60 s) and checks the exit

@@ -3,6 +3,9 @@
 //! (`ulimit -f`) leaves the previous files whole, and `reptest report` names the files it
 //! wrote. Also: the handshake cache notices a library upgraded in place.
 
+mod common;
+
+use common::words;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -10,19 +13,18 @@ const REPTEST: &str = env!("CARGO_BIN_EXE_reptest");
 const FIXTURE: &str = env!("CARGO_BIN_EXE_reptest-fixture-adapter");
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reptest-outputs-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir("outputs", name)
 }
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// `reptest args` with the fixture's `noop` adapter (always `allowed`, so it fails many
-/// queries) registered as `fixture-noop`, its stdout going to `stdout`.
-fn reptest(args: &[&str], stdout: Stdio, file_limit_kib: Option<u32>) -> Output {
+/// `reptest` with the arguments of `line` (see [`words`]) and the fixture's `noop`
+/// adapter (always `allowed`, so it fails many queries) registered as `fixture-noop`,
+/// its stdout going to `stdout`.
+fn reptest(line: &str, stdout: Stdio, file_limit_kib: Option<u32>) -> Output {
+    let args = words(line);
     let adapters = temp_dir(&format!("adapters-{}", args.join("-").replace('/', "_")));
     std::fs::write(
         adapters.join("adapters.toml"),
@@ -42,7 +44,7 @@ fn reptest(args: &[&str], stdout: Stdio, file_limit_kib: Option<u32>) -> Output 
         None => Command::new(REPTEST),
     };
     command
-        .args(args)
+        .args(&args)
         .env("REPTEST_ADAPTERS", &adapters)
         .env("REPTEST_STATE", adapters.join("state"))
         .env_remove("REPTEST_CORPUS")
@@ -69,29 +71,14 @@ fn a_full_stdout_is_a_clear_error_with_exit_2_in_every_subcommand() {
     let baseline = temp_dir("full-baseline").join("baseline.toml");
     let robots = robots.to_str().unwrap();
     let baseline = baseline.to_str().unwrap();
-    let commands: Vec<Vec<&str>> = vec![
-        vec![
-            "check",
-            "--robots",
-            robots,
-            "--agent",
-            "bot",
-            "--url",
-            "https://example.com/private",
-        ],
-        vec!["corpus", "stats"],
-        vec!["corpus", "show", "access-200-rules-followed"],
-        vec!["impls"],
-        vec!["run", "--impl", "reference"],
-        vec![
-            "gate",
-            "--impl",
-            "reference",
-            "--baseline",
-            baseline,
-            "--write-baseline",
-        ],
-        vec!["gate", "--impl", "reference", "--baseline", baseline],
+    let commands = [
+        format!("check --robots {robots} --agent bot --url https://example.com/private"),
+        "corpus stats".into(),
+        "corpus show access-200-rules-followed".into(),
+        "impls".into(),
+        "run --impl reference".into(),
+        format!("gate --impl reference --baseline {baseline} --write-baseline"),
+        format!("gate --impl reference --baseline {baseline}"),
     ];
     for args in commands {
         let out = reptest(&args, dev_full(), None);
@@ -102,6 +89,27 @@ fn a_full_stdout_is_a_clear_error_with_exit_2_in_every_subcommand() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+/// `reptest ... | head`: a standard output closed by its reader ends reptest quietly with
+/// 141, as a shell reports a SIGPIPE death, never with a panic.
+#[test]
+fn a_closed_stdout_ends_quietly_with_141() {
+    let mut child = Command::new(REPTEST)
+        .args(["run", "--impl", "reference", "--json"])
+        .env_remove("REPTEST_ADAPTERS")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(141), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// Every file in `dir` (recursively) with its bytes.
@@ -122,7 +130,7 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 /// Runs `args` once unlimited (it must succeed and write into `dir`), then again under a
 /// 1 KiB file-size limit: it must fail with exit 2 naming a file, and leave `dir`
 /// exactly as the first run left it.
-fn a_failed_write_leaves_the_previous_files(dir: &Path, args: &[&str], ok: &[i32]) {
+fn a_failed_write_leaves_the_previous_files(dir: &Path, args: &str, ok: &[i32]) {
     let first = reptest(args, Stdio::piped(), None);
     assert!(
         ok.contains(&first.status.code().unwrap_or(-1)),
@@ -152,13 +160,10 @@ fn a_failed_write_leaves_the_previous_files(dir: &Path, args: &[&str], ok: &[i32
 fn a_report_that_cannot_be_written_leaves_the_previous_report_whole() {
     let dir = temp_dir("report");
     let out = dir.join("report");
-    let args = [
-        "report",
-        "--impl",
-        "reference,fixture-noop",
-        "--out",
-        out.to_str().unwrap(),
-    ];
+    let args = format!(
+        "report --impl reference,fixture-noop --out {}",
+        out.display()
+    );
     a_failed_write_leaves_the_previous_files(&dir, &args, &[0]);
 }
 
@@ -167,40 +172,20 @@ fn a_baseline_junit_or_matrix_that_cannot_be_written_leaves_the_previous_file() 
     let dir = temp_dir("baseline");
     let baseline = dir.join("baseline.toml");
     let baseline = baseline.to_str().unwrap();
-    let args = [
-        "gate",
-        "--impl",
-        "fixture-noop",
-        "--baseline",
-        baseline,
-        "--write-baseline",
-    ];
+    let args = format!("gate --impl fixture-noop --baseline {baseline} --write-baseline");
     a_failed_write_leaves_the_previous_files(&dir, &args, &[0]);
 
     let junit_dir = temp_dir("junit");
     let junit = junit_dir.join("junit.xml");
-    let args = [
-        "gate",
-        "--impl",
-        "fixture-noop",
-        "--baseline",
-        baseline,
-        "--format",
-        "junit",
-        "--output",
-        junit.to_str().unwrap(),
-    ];
+    let args = format!(
+        "gate --impl fixture-noop --baseline {baseline} --format junit --output {}",
+        junit.display()
+    );
     a_failed_write_leaves_the_previous_files(&junit_dir, &args, &[0]);
 
     let matrix_dir = temp_dir("matrix");
     let matrix = matrix_dir.join("matrix.tsv");
-    let args = [
-        "run",
-        "--impl",
-        "reference",
-        "--matrix",
-        matrix.to_str().unwrap(),
-    ];
+    let args = format!("run --impl reference --matrix {}", matrix.display());
     a_failed_write_leaves_the_previous_files(&matrix_dir, &args, &[0]);
 }
 
@@ -208,13 +193,10 @@ fn a_baseline_junit_or_matrix_that_cannot_be_written_leaves_the_previous_file() 
 fn report_names_the_pages_it_wrote() {
     let out = temp_dir("report-names").join("r");
     let run = reptest(
-        &[
-            "report",
-            "--impl",
-            "reference,fixture-noop",
-            "--out",
-            out.to_str().unwrap(),
-        ],
+        &format!(
+            "report --impl reference,fixture-noop --out {}",
+            out.display()
+        ),
         Stdio::piped(),
         None,
     );

@@ -8,9 +8,10 @@
 //! Without chromium the test is skipped with a visible line, except when `CI` is set
 //! (CI installs it; `harness/external/setup` does too when run as root): then it fails.
 
+mod common;
+
 use reptest::report::{html, Report};
 use reptest::{impls, runner};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -65,18 +66,8 @@ fn load(browser: &str, url: &str, extra: &[String]) -> Load {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the browser starts");
-    let mut stdout = child.stdout.take().expect("piped stdout");
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let out = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.read_to_string(&mut text);
-        text
-    });
-    let err = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
+    let out = common::read_in_background(child.stdout.take().expect("piped stdout"));
+    let err = common::read_in_background(child.stderr.take().expect("piped stderr"));
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         match child.try_wait() {

@@ -245,7 +245,9 @@ impl Session {
             let in_flight = || {
                 format!(
                     "{}: request {id} (agent `{}`, URL `{}`)",
-                    spec.name, query.agent, query.url
+                    spec.name,
+                    protocol::truncate(query.agent, 100),
+                    protocol::truncate(query.url, 100)
                 )
             };
             loop {
