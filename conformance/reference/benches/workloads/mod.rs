@@ -1,5 +1,5 @@
 //! The benchmark workloads, shared by this crate's `matcher` bench and the harness's
-//! `vs_google` bench (`harness/benches/vs_google.rs`, through `#[path]`), so that both
+//! `vs_google` bench (`harness/cli/benches/vs_google.rs`, through `#[path]`), so that both
 //! measure the same inputs.
 
 /// An ~800-byte file with 30 rules in three groups.

@@ -1,0 +1,14 @@
+//! Differential fuzzing: the campaign that runs generated inputs
+//! ([`reptest_fuzz_gen`]) through implementations and groups their divergences.
+//!
+//! - [`signature`]: the partition of implementations by verdict plus the dimensions and
+//!   the kind of deciding rule: what groups divergences.
+//! - [`minimize`]: shrinks a divergent input while it keeps its signature.
+//! - [`campaign`]: a reproducible campaign from a seed (`reptest fuzz`).
+//! - [`findings`]: new signatures as regression cases (`corpus/findings/`) and write-ups.
+#![deny(missing_docs)]
+
+pub mod campaign;
+pub mod findings;
+pub mod minimize;
+pub mod signature;

@@ -1,0 +1,542 @@
+//! Reading `adapters.toml` files (`harness/PROTOCOL.md`, "Registering an adapter") into
+//! [`AdapterSpec`]s, with every problem reported by file, line and adapter name.
+
+use regex::Regex;
+use serde::Deserialize;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The per-request timeout when `timeout_ms` is not given.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// One adapter as registered, placeholders `{dir}`, `{state}`, `{venv}` resolved.
+#[derive(Debug, Clone)]
+pub struct AdapterSpec {
+    /// The name for `--impl`.
+    pub name: String,
+    /// The language of the library.
+    pub language: String,
+    /// What it tests, pinned (informative).
+    pub package: Option<String>,
+    /// The argument vector; in per-query mode it still holds `%robots%`, `%url%`,
+    /// `%user-agent%`.
+    pub command: Vec<String>,
+    /// Persistent process or one process per query.
+    pub mode: Mode,
+    /// The per-request (per-query) timeout.
+    pub timeout: Duration,
+    /// The `adapters.toml` it comes from.
+    pub file: PathBuf,
+    /// The line of its `[[adapter]]` table in that file.
+    pub line: usize,
+    /// The step that installs it.
+    pub fix: String,
+}
+
+/// How reptest talks to an adapter.
+#[derive(Debug, Clone)]
+pub enum Mode {
+    /// Protocol v1 over one long-running process.
+    Persistent,
+    /// One process per query (google/robotstxt-spec-test's convention).
+    PerQuery {
+        /// How the verdict is read.
+        verdicts: Verdicts,
+        /// `%url%` is the absolute URL (otherwise the path and query).
+        full_urls: bool,
+    },
+}
+
+/// How a per-query process tells its verdict.
+#[derive(Debug, Clone)]
+pub enum Verdicts {
+    /// By its exit status.
+    Exit {
+        /// The status meaning allowed.
+        allowed: i32,
+        /// The status meaning disallowed.
+        disallowed: i32,
+    },
+    /// By regexes on its stdout.
+    Pattern {
+        /// Matches output meaning allowed.
+        allowed: Regex,
+        /// Matches output meaning disallowed.
+        disallowed: Regex,
+    },
+}
+
+/// A problem in an `adapters.toml`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    /// The file.
+    pub file: PathBuf,
+    /// The line of the adapter's table, when known.
+    pub line: Option<usize>,
+    /// The adapter's name, when known.
+    pub name: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(name) = &self.name {
+            write!(f, ": adapter `{name}`")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// Everything read from a set of `adapters.toml` files.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    /// The adapters, in file order (files in folder-name order).
+    pub adapters: Vec<AdapterSpec>,
+    /// The problems found; a malformed entry is left out of `adapters`.
+    pub errors: Vec<LoadError>,
+}
+
+/// The folder of the adapters reptest ships: `harness/external`.
+pub fn builtin_dir() -> PathBuf {
+    let adapters_crate = Path::new(env!("CARGO_MANIFEST_DIR"));
+    adapters_crate
+        .parent()
+        .unwrap_or(adapters_crate)
+        .join("external")
+}
+
+/// Where external implementations are installed: `REPTEST_STATE`, else
+/// `harness/external/.state`.
+pub fn state_dir() -> PathBuf {
+    match std::env::var_os("REPTEST_STATE") {
+        Some(dir) if !dir.is_empty() => absolute(PathBuf::from(dir)),
+        _ => builtin_dir().join(".state"),
+    }
+}
+
+fn absolute(path: PathBuf) -> PathBuf {
+    if path.is_absolute() {
+        path
+    } else {
+        std::env::current_dir()
+            .map(|cwd| cwd.join(&path))
+            .unwrap_or(path)
+    }
+}
+
+/// Every `adapters.toml` reptest reads: `harness/external/*/adapters.toml`, then one in
+/// each folder of `REPTEST_ADAPTERS` (`:`-separated).
+pub fn default_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(builtin_dir())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path().join("adapters.toml"))
+        .filter(|file| file.is_file())
+        .collect();
+    files.sort();
+    if let Some(extra) = std::env::var_os("REPTEST_ADAPTERS") {
+        files.extend(
+            std::env::split_paths(&extra)
+                .filter(|dir| !dir.as_os_str().is_empty())
+                .map(|dir| absolute(dir).join("adapters.toml")),
+        );
+    }
+    files
+}
+
+/// Reads `files` (a missing one is an error), resolving `{state}` to [`state_dir`].
+pub fn load(files: &[PathBuf]) -> Registry {
+    let state = state_dir();
+    let mut registry = Registry::default();
+    for file in files {
+        load_file(file, &state, &mut registry);
+    }
+    registry
+}
+
+/// Reads one `adapters.toml` into `registry`; names already there are duplicates.
+pub fn load_file(file: &Path, state: &Path, registry: &mut Registry) {
+    let error = |line, name: Option<&str>, message: String| LoadError {
+        file: file.to_path_buf(),
+        line,
+        name: name.map(str::to_string),
+        message,
+    };
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) => {
+            registry
+                .errors
+                .push(error(None, None, format!("cannot read: {e}")));
+            return;
+        }
+    };
+    let parsed: File = match toml::from_str(&text) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            let line = e
+                .span()
+                .map(|span| reptest_corpus::line_of(&text, span.start));
+            let message = e.message().to_string();
+            registry.errors.push(error(line, None, message));
+            return;
+        }
+    };
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let context = Context {
+        dir,
+        state,
+        fix: fix_for(dir),
+    };
+    for table in parsed.adapter {
+        let line = reptest_corpus::line_of(&text, table.span().start);
+        let table = table.into_inner();
+        let name = table
+            .get("name")
+            .and_then(|v| v.as_str())
+            .map(str::to_string);
+        let spec = Raw::deserialize(toml::Value::Table(table))
+            .map_err(|e| e.message().to_string())
+            .and_then(|raw| raw.resolve(&context));
+        match spec {
+            Ok(spec) if registry.adapters.iter().any(|a| a.name == spec.name) => {
+                let first = registry
+                    .adapters
+                    .iter()
+                    .find(|a| a.name == spec.name)
+                    .map(|a| format!("{}:{}", a.file.display(), a.line))
+                    .unwrap_or_default();
+                registry.errors.push(error(
+                    Some(line),
+                    name.as_deref(),
+                    format!("the name is taken (by {first})"),
+                ));
+            }
+            Ok(mut spec) => {
+                spec.file = file.to_path_buf();
+                spec.line = line;
+                registry.adapters.push(spec);
+            }
+            Err(message) => registry
+                .errors
+                .push(error(Some(line), name.as_deref(), message)),
+        }
+    }
+}
+
+/// The step that installs the adapters of `dir`: the setup entry point for a folder of
+/// `harness/external`, a `setup.sh` beside a folder of one's own.
+fn fix_for(dir: &Path) -> String {
+    let builtin = builtin_dir();
+    match dir.parent() {
+        Some(parent) if parent == builtin => format!(
+            "bash harness/external/setup {}",
+            dir.file_name().unwrap_or_default().to_string_lossy()
+        ),
+        _ if dir.join("setup.sh").is_file() => {
+            format!("bash {}", dir.join("setup.sh").display())
+        }
+        _ => format!("install what {} needs", dir.join("adapters.toml").display()),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    adapter: Vec<toml::Spanned<toml::Table>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    name: String,
+    language: String,
+    #[serde(default)]
+    package: Option<String>,
+    command: Vec<String>,
+    #[serde(default)]
+    mode: Option<String>,
+    #[serde(default)]
+    timeout_ms: Option<u64>,
+    #[serde(default)]
+    allowed_exit: Option<i32>,
+    #[serde(default)]
+    disallowed_exit: Option<i32>,
+    #[serde(default)]
+    allowed_pattern: Option<String>,
+    #[serde(default)]
+    disallowed_pattern: Option<String>,
+    #[serde(default)]
+    full_urls: Option<bool>,
+}
+
+struct Context<'a> {
+    dir: &'a Path,
+    state: &'a Path,
+    fix: String,
+}
+
+impl Raw {
+    fn resolve(self, context: &Context<'_>) -> Result<AdapterSpec, String> {
+        if self.name.is_empty()
+            || self.name == "all"
+            || self
+                .name
+                .chars()
+                .any(|c| c.is_whitespace() || c == ',' || c.is_control())
+        {
+            return Err(format!(
+                "`name = {:?}`: a name is non-empty, not `all`, without spaces or commas",
+                self.name
+            ));
+        }
+        if self.language.trim().is_empty() {
+            return Err("`language` is empty".into());
+        }
+        if self.command.is_empty() || self.command[0].is_empty() {
+            return Err("`command` needs at least a program".into());
+        }
+        let command = self
+            .command
+            .iter()
+            .map(|arg| substitute(arg, context))
+            .collect::<Result<Vec<_>, _>>()?;
+        let timeout = match self.timeout_ms {
+            Some(0) => return Err("`timeout_ms` must be positive".into()),
+            Some(ms) => Duration::from_millis(ms),
+            None => DEFAULT_TIMEOUT,
+        };
+        let mode = match self.mode.as_deref() {
+            None | Some("persistent") => {
+                let per_query_keys = [
+                    ("allowed_exit", self.allowed_exit.is_some()),
+                    ("disallowed_exit", self.disallowed_exit.is_some()),
+                    ("allowed_pattern", self.allowed_pattern.is_some()),
+                    ("disallowed_pattern", self.disallowed_pattern.is_some()),
+                    ("full_urls", self.full_urls.is_some()),
+                ];
+                if let Some((key, _)) = per_query_keys.iter().find(|(_, set)| *set) {
+                    return Err(format!(
+                        "`{key}` is for `mode = \"per-query\"` (a persistent adapter tells its capabilities in the handshake)"
+                    ));
+                }
+                Mode::Persistent
+            }
+            Some("per-query") => Mode::PerQuery {
+                verdicts: self.verdicts()?,
+                full_urls: self.full_urls.unwrap_or(true),
+            },
+            Some(other) => {
+                return Err(format!(
+                    "`mode = {other:?}`: expected \"persistent\" (the default) or \"per-query\""
+                ))
+            }
+        };
+        if matches!(mode, Mode::PerQuery { .. })
+            && !self.command.iter().any(|arg| arg.contains("%robots%"))
+        {
+            return Err("a per-query `command` needs a `%robots%` argument".into());
+        }
+        Ok(AdapterSpec {
+            name: self.name,
+            language: self.language,
+            package: self.package,
+            command,
+            mode,
+            timeout,
+            file: PathBuf::new(),
+            line: 0,
+            fix: context.fix.clone(),
+        })
+    }
+
+    fn verdicts(&self) -> Result<Verdicts, String> {
+        let exits = self.allowed_exit.is_some() || self.disallowed_exit.is_some();
+        match (&self.allowed_pattern, &self.disallowed_pattern) {
+            (None, None) => {
+                let allowed = self.allowed_exit.unwrap_or(0);
+                let disallowed = self.disallowed_exit.unwrap_or(1);
+                if allowed == disallowed {
+                    return Err(format!(
+                        "`allowed_exit` and `disallowed_exit` are both {allowed}"
+                    ));
+                }
+                Ok(Verdicts::Exit {
+                    allowed,
+                    disallowed,
+                })
+            }
+            (Some(allowed), Some(disallowed)) if !exits => Ok(Verdicts::Pattern {
+                allowed: compile("allowed_pattern", allowed)?,
+                disallowed: compile("disallowed_pattern", disallowed)?,
+            }),
+            (Some(_), Some(_)) => {
+                Err("give exit statuses or patterns, not both".into())
+            }
+            _ => Err(
+                "give both `allowed_pattern` and `disallowed_pattern` (output matching neither is an error)"
+                    .into(),
+            ),
+        }
+    }
+}
+
+fn compile(key: &str, pattern: &str) -> Result<Regex, String> {
+    Regex::new(pattern).map_err(|e| format!("`{key}` is not a valid regex: {e}"))
+}
+
+/// Replaces `{dir}`, `{state}` and `{venv}` in one argument; any other `{word}` is an
+/// error (a typo would otherwise start a program that does not exist).
+fn substitute(arg: &str, context: &Context<'_>) -> Result<String, String> {
+    let mut out = String::with_capacity(arg.len());
+    let mut rest = arg;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let word_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        if word_len == 0 || !after[word_len..].starts_with('}') {
+            out.push('{');
+            rest = after;
+            continue;
+        }
+        let word = &after[..word_len];
+        match word {
+            "dir" => out.push_str(&context.dir.to_string_lossy()),
+            "state" => out.push_str(&context.state.to_string_lossy()),
+            "venv" => out.push_str(&context.state.join("venv").to_string_lossy()),
+            _ => {
+                return Err(format!(
+                    "unknown placeholder `{{{word}}}` in `command` (known: {{dir}}, {{state}}, {{venv}})"
+                ))
+            }
+        }
+        rest = &after[word_len + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Where `program` is: itself when it names a path (has a `/`), else the first match on
+/// `PATH`; `None` when there is no such file.
+pub fn find_program(program: &str) -> Option<PathBuf> {
+    let path = Path::new(program);
+    if path.components().count() > 1 || path.is_absolute() {
+        return path.is_file().then(|| path.to_path_buf());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Registry {
+        let dir = std::env::temp_dir().join(format!(
+            "reptest-config-{}-{}",
+            std::process::id(),
+            text.len()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("adapters.toml");
+        std::fs::write(&file, text).unwrap();
+        let mut registry = Registry::default();
+        load_file(&file, Path::new("/state"), &mut registry);
+        std::fs::remove_dir_all(&dir).unwrap();
+        registry
+    }
+
+    #[test]
+    fn placeholders_and_defaults() {
+        let r = parse(
+            "[[adapter]]\nname = \"x\"\nlanguage = \"Python\"\npackage = \"p==1\"\ncommand = [\"{venv}/bin/python\", \"{dir}/a.py\", \"{state}/s\", \"{\\\"json\\\"}\"]\n",
+        );
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        let a = &r.adapters[0];
+        assert_eq!(a.command[0], "/state/venv/bin/python");
+        assert!(a.command[1].ends_with("/a.py") && a.command[1].starts_with('/'));
+        assert_eq!(a.command[2], "/state/s");
+        assert_eq!(a.command[3], "{\"json\"}");
+        assert_eq!(a.timeout, DEFAULT_TIMEOUT);
+        assert_eq!(a.line, 1);
+        assert!(matches!(a.mode, Mode::Persistent));
+    }
+
+    #[test]
+    fn errors_name_file_line_and_adapter() {
+        let r = parse(
+            "[[adapter]]\nname = \"good\"\nlanguage = \"Go\"\ncommand = [\"x\"]\n\n[[adapter]]\nname = \"typo\"\nlanguage = \"Go\"\ncomand = [\"x\"]\n\n[[adapter]]\nname = \"good\"\nlanguage = \"Go\"\ncommand = [\"{nope}\"]\n\n[[adapter]]\nname = \"pq\"\nlanguage = \"C\"\nmode = \"per-query\"\ncommand = [\"x\", \"%robots%\"]\nallowed_pattern = \"(\"\ndisallowed_pattern = \"D\"\n\n[[adapter]]\nname = \"good\"\nlanguage = \"Go\"\ncommand = [\"y\"]\n",
+        );
+        assert_eq!(r.adapters.len(), 1);
+        let messages: Vec<String> = r.errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(messages.len(), 4, "{messages:#?}");
+        assert!(
+            messages[0].contains("adapters.toml:6: adapter `typo`: unknown field `comand`"),
+            "{}",
+            messages[0]
+        );
+        assert!(
+            messages[1].contains(":11: adapter `good`: unknown placeholder `{nope}`"),
+            "{}",
+            messages[1]
+        );
+        assert!(
+            messages[2].contains(":16: adapter `pq`: `allowed_pattern` is not a valid regex"),
+            "{}",
+            messages[2]
+        );
+        assert!(
+            messages[3].contains(":24: adapter `good`: the name is taken"),
+            "{}",
+            messages[3]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_have_a_line() {
+        let r = parse("[[adapter]]\nname = \"x\nlanguage = 1\n");
+        assert_eq!(r.errors.len(), 1);
+        assert_eq!(r.errors[0].line, Some(2), "{}", r.errors[0]);
+    }
+
+    #[test]
+    fn per_query_modes() {
+        let r = parse(
+            "[[adapter]]\nname = \"a\"\nlanguage = \"C\"\nmode = \"per-query\"\ncommand = [\"x\", \"%robots%\"]\n\n[[adapter]]\nname = \"b\"\nlanguage = \"C\"\nmode = \"per-query\"\ncommand = [\"x\", \"%robots%\"]\nallowed_pattern = \"^A\"\ndisallowed_pattern = \"^D\"\nfull_urls = false\ntimeout_ms = 300\n\n[[adapter]]\nname = \"c\"\nlanguage = \"C\"\nmode = \"per-query\"\ncommand = [\"x\", \"%robots%\"]\nallowed_pattern = \"^A\"\n\n[[adapter]]\nname = \"d\"\nlanguage = \"C\"\ncommand = [\"x\"]\nallowed_exit = 0\n",
+        );
+        assert!(matches!(
+            r.adapters[0].mode,
+            Mode::PerQuery {
+                verdicts: Verdicts::Exit {
+                    allowed: 0,
+                    disallowed: 1
+                },
+                full_urls: true
+            }
+        ));
+        assert!(matches!(
+            r.adapters[1].mode,
+            Mode::PerQuery {
+                verdicts: Verdicts::Pattern { .. },
+                full_urls: false
+            }
+        ));
+        assert_eq!(r.adapters[1].timeout, Duration::from_millis(300));
+        assert_eq!(r.errors.len(), 2, "{:?}", r.errors);
+        assert!(r.errors[0].message.contains("both `allowed_pattern`"));
+        assert!(r.errors[1]
+            .message
+            .contains("is for `mode = \"per-query\"`"));
+    }
+}

@@ -1,0 +1,112 @@
+//! External implementations: programs in any language that reptest starts and talks to,
+//! registered in `adapters.toml` files (`harness/PROTOCOL.md`).
+//!
+//! - [`config`] reads the `adapters.toml` files into [`AdapterSpec`]s;
+//! - [`cache`] keeps handshake results (in memory, and on disk for `reptest impls`);
+//! - [`Persistent`] speaks protocol v1 ([`protocol`]) with a pool of long-running
+//!   processes (`process.rs` is one child process, `pool.rs` the pool);
+//! - [`PerQuery`] runs one process per query (compatibility mode).
+//!
+//! A malformed registration is not fatal: it shows up as an unavailable implementation
+//! whose reason names the file, line and adapter.
+
+pub mod cache;
+pub mod config;
+mod per_query;
+mod persistent;
+mod pool;
+mod process;
+pub mod protocol;
+
+pub use config::{AdapterSpec, LoadError, Mode, Registry, Verdicts};
+pub use per_query::PerQuery;
+pub use persistent::{Persistent, HANDSHAKE_TIMEOUT, MAX_RESTARTS, POOL_SIZE};
+
+use reptest_core::{Availability, CaseInput, ImplInfo, Implementation, Outcome};
+use std::path::PathBuf;
+
+/// Every external implementation registered in [`config::default_files`]; no process is
+/// started until an implementation's availability or info is asked for.
+pub fn all() -> Vec<Box<dyn Implementation>> {
+    from_registry(config::load(&config::default_files()))
+}
+
+/// The external implementations of the `adapters.toml` in each of `dirs` (for tests and
+/// tools that bring their own adapters).
+pub fn from_dirs(dirs: &[PathBuf]) -> Vec<Box<dyn Implementation>> {
+    let files: Vec<PathBuf> = dirs.iter().map(|d| d.join("adapters.toml")).collect();
+    from_registry(config::load(&files))
+}
+
+/// One implementation per registered adapter, and one unavailable placeholder per
+/// problem found.
+pub fn from_registry(registry: Registry) -> Vec<Box<dyn Implementation>> {
+    let mut implementations: Vec<Box<dyn Implementation>> =
+        registry.adapters.into_iter().map(adapter).collect();
+    implementations.extend(
+        registry
+            .errors
+            .into_iter()
+            .map(|e| Box::new(Malformed::new(e)) as Box<dyn Implementation>),
+    );
+    implementations
+}
+
+/// The implementation for one registration.
+pub fn adapter(spec: AdapterSpec) -> Box<dyn Implementation> {
+    match PerQuery::new(spec.clone()) {
+        Some(per_query) => Box::new(per_query),
+        None => Box::new(Persistent::new(spec)),
+    }
+}
+
+/// A registration that could not be read: always unavailable, saying why.
+struct Malformed {
+    info: ImplInfo,
+    error: LoadError,
+}
+
+impl Malformed {
+    fn new(error: LoadError) -> Malformed {
+        let folder = error
+            .file
+            .parent()
+            .and_then(|dir| dir.file_name())
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let name = match (&error.name, error.line) {
+            (Some(name), _) => format!("{name}?"),
+            (None, Some(line)) => format!("{folder}/adapters.toml:{line}"),
+            (None, None) => format!("{folder}/adapters.toml"),
+        };
+        Malformed {
+            info: ImplInfo {
+                name,
+                version: "-".into(),
+                language: "-".into(),
+                capabilities: Default::default(),
+            },
+            error,
+        }
+    }
+}
+
+impl Implementation for Malformed {
+    fn info(&self) -> &ImplInfo {
+        &self.info
+    }
+
+    fn availability(&self) -> Availability {
+        Availability::Unavailable {
+            why: format!("malformed registration: {}", self.error),
+            fix: format!(
+                "correct {} (format: harness/PROTOCOL.md)",
+                self.error.file.display()
+            ),
+        }
+    }
+
+    fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
+        vec![Outcome::Error(self.error.to_string()); case.queries.len()]
+    }
+}

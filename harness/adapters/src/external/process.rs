@@ -1,0 +1,420 @@
+//! One child process of an external adapter: started from an argument vector (never a
+//! shell) in its own process group, stdin fed by a writer thread, stdout read by a reader
+//! thread into lines with deadlines, stderr drained into a ring of its last lines. The
+//! whole process group is killed on drop.
+//!
+//! Whatever the process does, it costs bounded memory: stdout travels through a bounded
+//! channel (at most [`CHUNKS_IN_FLIGHT`] chunks of 64 KiB), a line is read up to
+//! [`MAX_LINE`] bytes, and of stderr only the first bytes of each of the last lines are
+//! kept. Its process group is registered with [`reptest_core::shutdown`] while it lives, so a
+//! signal that ends reptest ends the adapter and whatever it started.
+
+use super::protocol::truncate;
+use reptest_core::shutdown;
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Lines of stderr kept for error reports, and the bytes kept of each.
+const STDERR_LINES: usize = 20;
+const STDERR_LINE_BYTES: usize = 300;
+/// An answer line longer than this is not waited for.
+pub(crate) const MAX_LINE: usize = 1 << 20;
+/// Chunks of stdout read ahead of the consumer; the reader waits when they are full.
+pub(crate) const CHUNKS_IN_FLIGHT: usize = 8;
+
+/// Why [`Child::read_line`] returned no line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReadError {
+    /// No line before the deadline.
+    Timeout,
+    /// stdout closed (the process exited or closed it).
+    Eof,
+    /// A line longer than [`MAX_LINE`].
+    TooLong,
+}
+
+enum Chunk {
+    Data(Vec<u8>),
+    End,
+}
+
+/// A running child process.
+pub(crate) struct Child {
+    child: std::process::Child,
+    stdin: Option<Sender<Vec<u8>>>,
+    stdout: Receiver<Chunk>,
+    buffer: Vec<u8>,
+    /// Start of the unread part of `buffer`.
+    start: usize,
+    /// `buffer[start..scanned]` holds no newline.
+    scanned: usize,
+    eof: bool,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr_done: Receiver<()>,
+    status: Option<ExitStatus>,
+}
+
+/// Environment given to every adapter process unless already set: fixed hash seeds for
+/// Python (`PYTHONHASHSEED`) and Perl (`PERL_HASH_SEED`, `PERL_PERTURB_KEYS`).
+pub(crate) const DETERMINISTIC_ENV: [(&str, &str); 3] = [
+    ("PYTHONHASHSEED", "0"),
+    ("PERL_HASH_SEED", "0"),
+    ("PERL_PERTURB_KEYS", "0"),
+];
+
+impl Child {
+    /// Starts `argv` with piped stdout and stderr, and piped stdin when `with_stdin`
+    /// (otherwise stdin is empty).
+    pub(crate) fn spawn(argv: &[String], with_stdin: bool) -> io::Result<Child> {
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .stdin(if with_stdin {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        // Fixed hash seeds: a library whose answer depends on dict or hash iteration order
+        // (python-robotspy on overlapping groups) then answers the same in every run. A
+        // seed the user set is kept.
+        for (name, value) in DETERMINISTIC_ENV {
+            if std::env::var_os(name).is_none() {
+                command.env(name, value);
+            }
+        }
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = {
+            let mut registry = shutdown::lock();
+            if shutdown::ending() {
+                return Err(io::Error::other("reptest is ending"));
+            }
+            let child = command.spawn()?;
+            if let Ok(pid) = i32::try_from(child.id()) {
+                registry.track_group(pid);
+            }
+            child
+        };
+
+        let stdin = child.stdin.take().map(|mut pipe| {
+            let (tx, rx) = mpsc::channel::<Vec<u8>>();
+            thread::spawn(move || {
+                for bytes in rx {
+                    if pipe.write_all(&bytes).and_then(|()| pipe.flush()).is_err() {
+                        break;
+                    }
+                }
+            });
+            tx
+        });
+
+        let (tx, stdout) = mpsc::sync_channel(CHUNKS_IN_FLIGHT);
+        if let Some(pipe) = child.stdout.take() {
+            thread::spawn(move || read_chunks(pipe, &tx));
+        }
+
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let (done_tx, stderr_done) = mpsc::channel();
+        if let Some(pipe) = child.stderr.take() {
+            let ring = Arc::clone(&stderr);
+            thread::spawn(move || {
+                keep_last_lines(pipe, &ring);
+                drop(done_tx);
+            });
+        }
+
+        Ok(Child {
+            child,
+            stdin,
+            stdout,
+            buffer: Vec::new(),
+            start: 0,
+            scanned: 0,
+            eof: false,
+            stderr,
+            stderr_done,
+            status: None,
+        })
+    }
+
+    /// Queues bytes for stdin. A process that no longer reads shows up as EOF or a
+    /// timeout on stdout, so write errors are not reported here.
+    pub(crate) fn send(&self, bytes: Vec<u8>) {
+        if let Some(stdin) = &self.stdin {
+            let _ = stdin.send(bytes);
+        }
+    }
+
+    /// The next line of stdout (without its `\n`), waiting until `deadline` at most: once
+    /// it has passed, even a line already read is not returned.
+    pub(crate) fn read_line(&mut self, deadline: Instant) -> Result<&[u8], ReadError> {
+        loop {
+            if Instant::now() >= deadline {
+                return Err(ReadError::Timeout);
+            }
+            if let Some(at) = self.buffer[self.scanned..].iter().position(|&b| b == b'\n') {
+                let (start, end) = (self.start, self.scanned + at);
+                self.start = end + 1;
+                self.scanned = self.start;
+                return Ok(&self.buffer[start..end]);
+            }
+            self.scanned = self.buffer.len();
+            if self.eof {
+                return Err(ReadError::Eof);
+            }
+            if self.buffer.len() - self.start > MAX_LINE {
+                return Err(ReadError::TooLong);
+            }
+            if self.start > 0 {
+                self.buffer.drain(..self.start);
+                self.scanned -= self.start;
+                self.start = 0;
+            }
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.stdout.recv_timeout(wait) {
+                Ok(Chunk::Data(data)) => self.buffer.extend_from_slice(&data),
+                Ok(Chunk::End) | Err(RecvTimeoutError::Disconnected) => self.eof = true,
+                Err(RecvTimeoutError::Timeout) => return Err(ReadError::Timeout),
+            }
+        }
+    }
+
+    /// Everything left on stdout until it closes, or `None` if it is still open at
+    /// `deadline`.
+    pub(crate) fn read_to_end(&mut self, deadline: Instant) -> Option<Vec<u8>> {
+        while !self.eof {
+            if self.buffer.len() - self.start > MAX_LINE {
+                break;
+            }
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.stdout.recv_timeout(wait) {
+                Ok(Chunk::Data(data)) => self.buffer.extend_from_slice(&data),
+                Ok(Chunk::End) | Err(RecvTimeoutError::Disconnected) => self.eof = true,
+                Err(RecvTimeoutError::Timeout) => return None,
+            }
+        }
+        Some(self.buffer.split_off(self.start))
+    }
+
+    /// Waits for the process to exit until `deadline`; `None` if it is still running.
+    pub(crate) fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
+        let mut pause = Duration::from_micros(50);
+        loop {
+            if let Some(status) = self.try_wait() {
+                return Some(status);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return None;
+            }
+            thread::sleep(pause.min(deadline - now));
+            pause = (pause * 2).min(Duration::from_millis(5));
+        }
+    }
+
+    fn try_wait(&mut self) -> Option<ExitStatus> {
+        if self.status.is_none() {
+            let mut registry = shutdown::lock();
+            self.status = self.child.try_wait().ok().flatten();
+            if self.status.is_some() {
+                self.forget(&mut registry);
+            }
+        }
+        self.status
+    }
+
+    /// Kills the process group (unless the process was reaped already) and reaps it.
+    pub(crate) fn kill(&mut self) {
+        self.stdin = None;
+        if self.status.is_some() {
+            // Reaped already: its pid may belong to someone else now.
+            return;
+        }
+        let mut registry = shutdown::lock();
+        // Not reaped (perhaps a zombie), so the group id is still ours to signal.
+        kill_group(&self.child);
+        let _ = self.child.kill();
+        self.status = self.child.wait().ok();
+        self.forget(&mut registry);
+    }
+
+    /// Drops the reaped process from the shutdown registry.
+    fn forget(&self, registry: &mut shutdown::Registry) {
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            registry.untrack_group(pid);
+        }
+    }
+
+    /// Why the process stopped answering, after stdout closed: its exit status (it is
+    /// given a moment to exit, then killed) and the last lines of its stderr.
+    pub(crate) fn exit_report(&mut self) -> String {
+        let exited = self.wait_until(Instant::now() + Duration::from_millis(200));
+        self.kill();
+        let status = match exited {
+            Some(status) => format!("the process exited ({status})"),
+            None => "the process closed stdout (killed)".to_string(),
+        };
+        match self.stderr_tail() {
+            tail if tail.is_empty() => status,
+            tail => format!("{status}; stderr: {tail}"),
+        }
+    }
+
+    /// `message`, followed by the last lines of stderr when there are any.
+    pub(crate) fn with_stderr(&self, message: String) -> String {
+        match self.stderr_tail() {
+            tail if tail.is_empty() => message,
+            tail => format!("{message}; stderr: {tail}"),
+        }
+    }
+
+    /// The last lines of stderr, `|`-separated (waiting briefly for a process that has
+    /// ended to have its stderr read to the end).
+    pub(crate) fn stderr_tail(&self) -> String {
+        if self.status.is_some() {
+            let _ = self.stderr_done.recv_timeout(Duration::from_millis(200));
+        }
+        let Ok(ring) = self.stderr.lock() else {
+            return String::new();
+        };
+        let lines: Vec<&str> = ring
+            .iter()
+            .rev()
+            .filter(|l| !l.is_empty())
+            .take(5)
+            .map(String::as_str)
+            .collect();
+        lines.into_iter().rev().collect::<Vec<_>>().join(" | ")
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Sends stdout to `tx` in chunks, then [`Chunk::End`]; waits while `tx` is full and
+/// stops when the receiver is gone.
+fn read_chunks(mut pipe: impl Read, tx: &SyncSender<Chunk>) {
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        match pipe.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                if tx.send(Chunk::Data(chunk[..n].to_vec())).is_err() {
+                    return;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    let _ = tx.send(Chunk::End);
+}
+
+/// Reads stderr to its end, keeping in `ring` the last [`STDERR_LINES`] lines, each cut
+/// to [`STDERR_LINE_BYTES`]: a line of any length costs at most that much.
+fn keep_last_lines(pipe: impl Read, ring: &Mutex<VecDeque<String>>) {
+    let mut reader = BufReader::with_capacity(8 << 10, pipe);
+    let mut line: Vec<u8> = Vec::with_capacity(STDERR_LINE_BYTES);
+    loop {
+        let (ended, used) = match reader.fill_buf() {
+            Ok([]) => (true, 0),
+            Ok(bytes) => match bytes.iter().position(|&b| b == b'\n') {
+                Some(at) => {
+                    keep_prefix(&mut line, &bytes[..at]);
+                    (true, at + 1)
+                }
+                None => {
+                    keep_prefix(&mut line, bytes);
+                    (false, bytes.len())
+                }
+            },
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => (true, 0),
+        };
+        let closed = ended && used == 0;
+        reader.consume(used);
+        if ended && !(closed && line.is_empty()) {
+            let text = String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(&line));
+            let text = truncate(text.trim_end(), STDERR_LINE_BYTES);
+            line.clear();
+            let Ok(mut ring) = ring.lock() else { return };
+            if ring.len() == STDERR_LINES {
+                ring.pop_front();
+            }
+            ring.push_back(text);
+        }
+        if closed {
+            return;
+        }
+    }
+}
+
+/// Appends to `line` as much of `bytes` as fits in [`STDERR_LINE_BYTES`] (+ 4 bytes, so
+/// a cut is visible as `…`).
+fn keep_prefix(line: &mut Vec<u8>, bytes: &[u8]) {
+    let room = (STDERR_LINE_BYTES + 4).saturating_sub(line.len());
+    line.extend_from_slice(&bytes[..bytes.len().min(room)]);
+}
+
+/// Kills the child's process group (it leads one: `process_group(0)`), so helpers it
+/// started die with it and release the pipes.
+fn kill_group(child: &std::process::Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals that process group; it touches no
+        // memory of ours.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = child;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stderr_keeps_the_start_of_each_of_the_last_lines_of_any_length() {
+        let mut input = b"first\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 10 << 20));
+        input.extend_from_slice(b"\r\nlast line without newline");
+        let ring = Mutex::new(VecDeque::new());
+        keep_last_lines(&input[..], &ring);
+        let ring = ring.into_inner().unwrap();
+        assert_eq!(ring.len(), 3);
+        assert_eq!(ring[0], "first");
+        assert!(
+            ring[1].starts_with("xxx") && ring[1].ends_with('…'),
+            "{}",
+            ring[1]
+        );
+        assert!(ring[1].chars().count() <= STDERR_LINE_BYTES + 1);
+        assert_eq!(ring[2], "last line without newline");
+    }
+
+    #[test]
+    fn a_line_already_read_is_not_returned_after_the_deadline() {
+        let argv = ["sh", "-c", "echo one; echo two; sleep 5"].map(String::from);
+        let mut child = Child::spawn(&argv, false).unwrap();
+        let soon = Instant::now() + Duration::from_secs(5);
+        assert_eq!(child.read_line(soon), Ok(&b"one"[..]));
+        // "two" may be buffered already; a deadline that has passed still wins.
+        assert_eq!(child.read_line(Instant::now()), Err(ReadError::Timeout));
+        assert_eq!(child.read_line(soon), Ok(&b"two"[..]));
+    }
+}

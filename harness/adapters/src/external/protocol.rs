@@ -1,0 +1,348 @@
+//! The wire format of the external adapter protocol, version 1 (`harness/PROTOCOL.md`),
+//! for both sides: reptest as the client of an adapter ([`super::Persistent`]) and
+//! reptest as an adapter itself (`reptest serve`, [`crate::eval::serve`]).
+//!
+//! Every line written here is ASCII only: non-ASCII characters in JSON strings become
+//! `\uXXXX` escapes (surrogate pairs above U+FFFF) and control characters JSON escapes, so
+//! no CR, U+2028 or U+0085 can split a line in the reader at the other end.
+
+use reptest_core::{ImplInfo, Outcome};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+/// The protocol version this module speaks.
+pub const VERSION: u64 = 1;
+
+/// The first line an adapter writes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Handshake {
+    /// The protocol version, `1`.
+    pub protocol: u64,
+    /// The library's name.
+    #[serde(default)]
+    pub name: String,
+    /// The library's version, as installed.
+    pub version: String,
+    /// The language the library is written in.
+    #[serde(default)]
+    pub language: String,
+    /// What the library takes and reports.
+    #[serde(default)]
+    pub capabilities: HandshakeCapabilities,
+}
+
+/// The `capabilities` object of a [`Handshake`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandshakeCapabilities {
+    /// The library takes absolute URLs (otherwise reptest sends the path and query).
+    #[serde(default)]
+    pub full_urls: bool,
+    /// Answers carry the deciding rule's line.
+    #[serde(default)]
+    pub reports_line: bool,
+}
+
+impl Handshake {
+    /// The handshake an in-process implementation sends when it serves as an adapter.
+    pub fn of(info: &ImplInfo) -> Handshake {
+        Handshake {
+            protocol: VERSION,
+            name: info.name.clone(),
+            version: info.version.clone(),
+            language: info.language.clone(),
+            capabilities: HandshakeCapabilities {
+                full_urls: info.capabilities.full_urls,
+                reports_line: info.capabilities.reports_line,
+            },
+        }
+    }
+
+    /// Reads a handshake line; an error says what is wrong with it.
+    pub fn parse(line: &[u8]) -> Result<Handshake, String> {
+        let handshake: Handshake = serde_json::from_slice(trim_cr(line)).map_err(|e| {
+            format!(
+                "the first line is not a protocol handshake ({e}): {}",
+                excerpt(line)
+            )
+        })?;
+        if handshake.protocol != VERSION {
+            return Err(format!(
+                "the adapter speaks protocol {}, reptest speaks protocol {VERSION}",
+                handshake.protocol
+            ));
+        }
+        Ok(handshake)
+    }
+}
+
+/// Serializes `value` as one ASCII-only JSON line (with its `\n`) onto `out`.
+pub fn write_line<W: Write, T: Serialize + ?Sized>(out: &mut W, value: &T) -> io::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(&mut *out, Ascii);
+    value.serialize(&mut serializer).map_err(io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+/// Appends one request line (`{"id":…,"robots_b64":…,"agent":…,"url":…}\n`) to `out`;
+/// `robots_b64` is the body already encoded (standard alphabet, padded), so a case's
+/// queries share one encoding.
+pub fn write_request(out: &mut Vec<u8>, id: u64, robots_b64: &str, agent: &str, url: &str) {
+    // Writes into a Vec cannot fail.
+    let _ = write!(out, "{{\"id\":{id},\"robots_b64\":\"");
+    out.extend_from_slice(robots_b64.as_bytes());
+    out.extend_from_slice(b"\",\"agent\":");
+    write_str(out, agent);
+    out.extend_from_slice(b",\"url\":");
+    write_str(out, url);
+    out.extend_from_slice(b"}\n");
+}
+
+fn write_str(out: &mut Vec<u8>, text: &str) {
+    let mut serializer = serde_json::Serializer::with_formatter(&mut *out, Ascii);
+    // A &str always serializes, and a Vec always takes the bytes.
+    let _ = text.serialize(&mut serializer);
+}
+
+/// The URL to send for a corpus URL: an adapter that takes paths gets the path and query
+/// (`/` when empty, no fragment); one that takes absolute URLs gets a corpus path as
+/// `https://example.com` + path.
+pub fn request_url(url: &str, full_urls: bool) -> Cow<'_, str> {
+    let has_authority = url
+        .find("://")
+        .is_some_and(|at| at > 0 && url[..at].bytes().all(is_scheme_byte));
+    if full_urls {
+        return if has_authority {
+            Cow::Borrowed(url)
+        } else if url.starts_with('/') {
+            Cow::Owned(format!("https://example.com{url}"))
+        } else {
+            Cow::Owned(format!("https://example.com/{url}"))
+        };
+    }
+    let rest = match url.find("://") {
+        Some(at) if has_authority => {
+            let after = &url[at + 3..];
+            let end = after.find(['/', '?', '#']).unwrap_or(after.len());
+            &after[end..]
+        }
+        _ => url,
+    };
+    let rest = rest.split('#').next().unwrap_or_default();
+    if rest.starts_with('/') {
+        Cow::Borrowed(rest)
+    } else {
+        Cow::Owned(format!("/{rest}"))
+    }
+}
+
+fn is_scheme_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+}
+
+/// An answer line as the client reads it.
+#[derive(Deserialize)]
+struct RawAnswer<'a> {
+    id: u64,
+    #[serde(borrow, default)]
+    verdict: Option<Cow<'a, str>>,
+    #[serde(default)]
+    line: Option<u64>,
+    #[serde(borrow, default)]
+    error: Option<Cow<'a, str>>,
+}
+
+/// Reads one answer line into the request id it answers and its outcome. A line that is
+/// not a JSON object with an integer `id` is an error message; a line with an `id` but
+/// neither a verdict nor an error is `Outcome::Error` for that id.
+pub fn parse_answer(line: &[u8]) -> Result<(u64, Outcome), String> {
+    // serde would also read a struct from an array (`[1]`); the protocol wants objects.
+    if line.trim_ascii_start().first() != Some(&b'{') {
+        return Err(format!("not a JSON object: {}", excerpt(line)));
+    }
+    let answer: RawAnswer<'_> = serde_json::from_slice(trim_cr(line))
+        .map_err(|e| format!("not a protocol answer ({e}): {}", excerpt(line)))?;
+    let outcome = match (answer.error, answer.verdict.as_deref()) {
+        (Some(error), _) => Outcome::Error(truncate(&error, 500)),
+        (None, Some("allowed")) => verdict(true, answer.line),
+        (None, Some("disallowed")) => verdict(false, answer.line),
+        (None, Some(other)) => Outcome::Error(format!(
+            "verdict `{}` is neither `allowed` nor `disallowed`",
+            truncate(other, 100)
+        )),
+        (None, None) => Outcome::Error(format!(
+            "answer without `verdict` or `error`: {}",
+            excerpt(line)
+        )),
+    };
+    Ok((answer.id, outcome))
+}
+
+fn verdict(allowed: bool, line: Option<u64>) -> Outcome {
+    Outcome::Verdict {
+        allowed,
+        // 0 is no line (some libraries say 0 for "no rule"); lines are 1-based.
+        line: line
+            .filter(|&l| l > 0)
+            .and_then(|l| usize::try_from(l).ok()),
+    }
+}
+
+fn trim_cr(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// The start of a line of adapter output, printable, for error messages.
+pub(crate) fn excerpt(line: &[u8]) -> String {
+    truncate(&String::from_utf8_lossy(line), 200)
+}
+
+/// `text` cut to at most `max` characters, with `…` when cut.
+pub(crate) fn truncate(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// A serde_json formatter that escapes every non-ASCII character as `\uXXXX` (UTF-16
+/// code units, so surrogate pairs above U+FFFF); serde_json itself already escapes the
+/// control characters.
+struct Ascii;
+
+impl serde_json::ser::Formatter for Ascii {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        if fragment.is_ascii() {
+            return writer.write_all(fragment.as_bytes());
+        }
+        let mut units = [0u16; 2];
+        for c in fragment.chars() {
+            if c.is_ascii() {
+                writer.write_all(&[c as u8])?;
+            } else {
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn line(value: &serde_json::Value) -> String {
+        let mut out = Vec::new();
+        write_line(&mut out, value).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn output_is_ascii_with_escapes() {
+        let text = "a\u{e9}\r\n\t\0\u{2028}\u{85}\u{1f600}\u{feff}z";
+        let out = line(&json!({ "s": text }));
+        assert!(out.is_ascii(), "{out}");
+        assert_eq!(out.matches('\n').count(), 1);
+        assert!(!out.contains('\r'));
+        assert_eq!(
+            out,
+            "{\"s\":\"a\\u00e9\\r\\n\\t\\u0000\\u2028\\u0085\\ud83d\\ude00\\ufeffz\"}\n"
+        );
+        let back: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(back["s"], text);
+    }
+
+    #[test]
+    fn requests_are_ascii_json() {
+        let mut out = Vec::new();
+        write_request(&mut out, 7, "QUJD", "b\u{f6}t\"\\", "/\u{e9}?\u{2029}");
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.is_ascii() && text.ends_with("}\n"), "{text}");
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            back,
+            json!({"id": 7, "robots_b64": "QUJD", "agent": "b\u{f6}t\"\\", "url": "/\u{e9}?\u{2029}"})
+        );
+    }
+
+    #[test]
+    fn answers() {
+        assert_eq!(
+            parse_answer(br#"{"id": 3, "verdict": "disallowed", "line": 2}"#),
+            Ok((
+                3,
+                Outcome::Verdict {
+                    allowed: false,
+                    line: Some(2)
+                }
+            ))
+        );
+        assert_eq!(
+            parse_answer(b"{\"id\":4,\"verdict\":\"allowed\",\"line\":0}\r"),
+            Ok((
+                4,
+                Outcome::Verdict {
+                    allowed: true,
+                    line: None
+                }
+            ))
+        );
+        assert_eq!(
+            parse_answer(br#"{"id": 5, "error": "TypeError"}"#),
+            Ok((5, Outcome::Error("TypeError".into())))
+        );
+        assert!(matches!(
+            parse_answer(br#"{"id": 6, "verdict": "maybe"}"#),
+            Ok((6, Outcome::Error(_)))
+        ));
+        assert!(matches!(
+            parse_answer(br#"{"id": 6}"#),
+            Ok((6, Outcome::Error(_)))
+        ));
+        for garbage in [
+            &b"garbage"[..],
+            b"",
+            b"[1]",
+            br#"{"verdict":"allowed"}"#,
+            br#"{"id":"1","verdict":"allowed"}"#,
+            br#"{"id":-1,"verdict":"allowed"}"#,
+            b"\xff\xfe",
+        ] {
+            assert!(parse_answer(garbage).is_err(), "{garbage:?}");
+        }
+    }
+
+    #[test]
+    fn handshakes() {
+        let h = Handshake::parse(br#"{"protocol": 1, "name": "x", "version": "1.2", "language": "Go", "capabilities": {"full_urls": false, "reports_line": true}}"#).unwrap();
+        assert_eq!(h.version, "1.2");
+        assert!(!h.capabilities.full_urls && h.capabilities.reports_line);
+        assert!(Handshake::parse(br#"{"protocol": 2, "version": "1"}"#)
+            .unwrap_err()
+            .contains("protocol 2"));
+        assert!(Handshake::parse(b"hello").is_err());
+    }
+
+    #[test]
+    fn urls() {
+        let cases = [
+            ("https://example.com/a/b?c=d#e", "/a/b?c=d"),
+            ("https://example.com", "/"),
+            ("https://example.com?q=1", "/?q=1"),
+            ("https://example.com:8443/x;y", "/x;y"),
+            ("/p?q#f", "/p?q"),
+            ("//a/b", "//a/b"),
+        ];
+        for (url, path) in cases {
+            assert_eq!(request_url(url, false), path, "{url}");
+        }
+        assert_eq!(request_url("/p", true), "https://example.com/p");
+        assert_eq!(request_url("https://h/p", true), "https://h/p");
+    }
+}

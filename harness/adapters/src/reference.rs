@@ -1,0 +1,75 @@
+//! `reference`: reptest's own strict RFC 9309 matcher, in process.
+
+use reptest_core::{Capabilities, CaseInput, ImplInfo, Implementation, Outcome};
+use reptest_reference::{access, check_fetch, Config, Robots, Verdict};
+
+/// The reference matcher with one configuration.
+pub struct Reference {
+    info: ImplInfo,
+    config: Config,
+}
+
+impl Reference {
+    /// The RFC 9309 defaults (`Config::rfc9309()`).
+    pub fn rfc9309() -> Reference {
+        Reference {
+            info: ImplInfo {
+                name: "reference".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                language: "Rust".into(),
+                capabilities: Capabilities {
+                    full_urls: true,
+                    fetch_outcomes: true,
+                    reports_line: true,
+                },
+            },
+            config: Config::rfc9309(),
+        }
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+}
+
+fn outcome(verdict: &Verdict) -> Outcome {
+    Outcome::Verdict {
+        allowed: verdict.is_allowed(),
+        line: verdict.line(),
+    }
+}
+
+impl Implementation for Reference {
+    fn info(&self) -> &ImplInfo {
+        &self.info
+    }
+
+    fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
+        match case.fetch {
+            None => {
+                let robots = Robots::parse_with(case.robots, &self.config);
+                case.queries
+                    .iter()
+                    .map(|q| outcome(&robots.check(q.agent, q.url)))
+                    .collect()
+            }
+            Some(fetch) => {
+                let fetch = access::Fetch {
+                    status: fetch.status,
+                    network_error: fetch.network_error,
+                    redirects: fetch.redirects,
+                    body: case.robots,
+                    cache: fetch.cache.as_ref().map(|c| access::Cached {
+                        age_hours: c.age_hours,
+                        body: &c.body,
+                    }),
+                };
+                case.queries
+                    .iter()
+                    .map(|q| outcome(&check_fetch(&fetch, &self.config, q.agent, q.url)))
+                    .collect()
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Atomic file output: every file reptest writes (reports, baselines, JUnit, matrices,
+//! findings) is first written whole to a temporary file in the same folder, then renamed
+//! over the old one, so a failed write (disk full, a file-size limit, a signal) leaves
+//! the previous file as it was, never a truncated one.
+//!
+//! [`write_all`] stages a set of files together and renames them only once every one is
+//! written, so a report folder never ends up with a mix of old and new files.
+//!
+//! ```
+//! let dir = tempfile::tempdir().unwrap();
+//! let path = dir.path().join("out.txt");
+//! reptest_core::atomic::write(&path, b"whole\n").unwrap();
+//! assert_eq!(std::fs::read(&path).unwrap(), b"whole\n");
+//! ```
+
+use crate::shutdown;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use tempfile::NamedTempFile;
+
+/// Writes `bytes` to `path` atomically; the error names the file.
+pub fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    write_all(&[(path.to_path_buf(), bytes.to_vec())])
+}
+
+/// Writes every `(path, bytes)`: all are staged first, then renamed into place one after
+/// another. If any cannot be staged, none is touched; the error names the file.
+pub fn write_all(files: &[(PathBuf, Vec<u8>)]) -> Result<(), String> {
+    let mut staged = Staged(Vec::with_capacity(files.len()));
+    for (path, bytes) in files {
+        let temp =
+            stage(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        staged.0.push((temp, path.clone()));
+    }
+    staged.commit()
+}
+
+/// Writes `bytes` into a new temporary file beside `path` (registered with
+/// [`shutdown`], so a signal removes it) and syncs it.
+fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<NamedTempFile> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut registry = shutdown::lock();
+    if shutdown::ending() {
+        return Err(std::io::Error::other("reptest is ending"));
+    }
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    registry.staged.insert(temp.path().to_path_buf());
+    drop(registry);
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    Ok(temp)
+}
+
+/// Staged temporary files and their destinations; dropped uncommitted, the temporary
+/// files are removed.
+struct Staged(Vec<(NamedTempFile, PathBuf)>);
+
+impl Staged {
+    /// Renames every staged file into place, holding the shutdown lock so that a signal
+    /// waits for the renames to finish.
+    fn commit(mut self) -> Result<(), String> {
+        let mut registry = shutdown::lock();
+        for (temp, path) in self.0.drain(..) {
+            registry.staged.remove(temp.path());
+            temp.persist(&path)
+                .map_err(|e| format!("cannot write {}: {}", path.display(), e.error))?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        let mut registry = shutdown::lock();
+        for (temp, _) in &self.0 {
+            registry.staged.remove(temp.path());
+        }
+        // The NamedTempFiles remove themselves as the vector drops.
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_cannot_be_staged_leaves_every_file_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.txt");
+        std::fs::write(&a, "old a").unwrap();
+        let missing = dir.path().join("no-such-folder").join("b.txt");
+        let err =
+            write_all(&[(a.clone(), b"new a".to_vec()), (missing, b"b".to_vec())]).unwrap_err();
+        assert!(err.contains("b.txt"), "{err}");
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old a");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file is left: {left:?}");
+        assert!(shutdown::lock().staged.is_empty());
+    }
+
+    #[test]
+    fn writes_replace_whole_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.txt");
+        std::fs::write(&a, "a much longer old text").unwrap();
+        write(&a, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new");
+    }
+}

@@ -1,0 +1,158 @@
+//! The one abstraction every adapter plugs into.
+
+use reptest_corpus::Fetch;
+use std::fmt;
+
+/// A robots.txt implementation under test: ours, Google's, a crate, or an external
+/// process. Adapters answer whole cases, so an implementation that can parse once and
+/// check many does so.
+pub trait Implementation: Send + Sync {
+    /// Name, version, language and capabilities.
+    fn info(&self) -> &ImplInfo;
+
+    /// The short unique name (`info().name`). Adapters whose info needs a running
+    /// process (an external adapter's handshake) override it, so finding an
+    /// implementation by name starts nothing.
+    fn name(&self) -> &str {
+        &self.info().name
+    }
+
+    /// Whether the implementation can run here; when not, why and how to fix it.
+    fn availability(&self) -> Availability {
+        Availability::Available
+    }
+
+    /// Answers every query of one case, one outcome per query, in order.
+    fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome>;
+}
+
+/// What an implementation is and can do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImplInfo {
+    /// Short unique name used on the command line, e.g. `reference`.
+    pub name: String,
+    /// The version of the library under test.
+    pub version: String,
+    /// The language it is written in.
+    pub language: String,
+    /// What it can take and report.
+    pub capabilities: Capabilities,
+}
+
+/// What an implementation can take and report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Capabilities {
+    /// Takes absolute URLs (otherwise only paths).
+    pub full_urls: bool,
+    /// Models the access method of RFC 9309 §2.3.1 (HTTP status, redirects, caching);
+    /// cases with a fetch outcome are unsupported without it.
+    pub fetch_outcomes: bool,
+    /// Reports the line of the deciding rule.
+    pub reports_line: bool,
+}
+
+/// Whether an implementation can run on this machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Availability {
+    /// Ready.
+    Available,
+    /// Not usable here.
+    Unavailable {
+        /// What is missing.
+        why: String,
+        /// The command or step that makes it available.
+        fix: String,
+    },
+}
+
+/// One case as an implementation sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct CaseInput<'a> {
+    /// The robots.txt body, byte for byte.
+    pub robots: &'a [u8],
+    /// How the body was obtained; `None` is a plain HTTP 200.
+    pub fetch: Option<&'a Fetch>,
+    /// The queries to answer.
+    pub queries: &'a [QueryInput<'a>],
+}
+
+/// One query as an implementation sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueryInput<'a> {
+    /// The product token.
+    pub agent: &'a str,
+    /// An absolute URL or a path.
+    pub url: &'a str,
+}
+
+impl<'a> From<&'a reptest_corpus::Query> for QueryInput<'a> {
+    fn from(query: &'a reptest_corpus::Query) -> Self {
+        QueryInput {
+            agent: &query.agent,
+            url: &query.url,
+        }
+    }
+}
+
+/// What one implementation answered for one query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// A verdict, with the deciding rule's 1-based line where the implementation reports it.
+    Verdict {
+        /// `true` when the URL may be crawled.
+        allowed: bool,
+        /// The deciding line, if reported.
+        line: Option<usize>,
+    },
+    /// The implementation cannot express this query (e.g. a fetch outcome).
+    Unsupported(String),
+    /// The implementation failed on this input.
+    Error(String),
+    /// No answer in time: how long was waited, for what, and what the implementation
+    /// said meanwhile (an external adapter's last stderr lines).
+    Timeout(String),
+    /// The implementation's process died.
+    Crash(String),
+}
+
+impl Outcome {
+    /// The verdict, if there is one.
+    pub fn allowed(&self) -> Option<bool> {
+        match self {
+            Outcome::Verdict { allowed, .. } => Some(*allowed),
+            _ => None,
+        }
+    }
+
+    /// A short word: `allowed`, `disallowed`, `unsupported`, `error`, `timeout`, `crash`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Outcome::Verdict { allowed: true, .. } => "allowed",
+            Outcome::Verdict { allowed: false, .. } => "disallowed",
+            Outcome::Unsupported(_) => "unsupported",
+            Outcome::Error(_) => "error",
+            Outcome::Timeout(_) => "timeout",
+            Outcome::Crash(_) => "crash",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Verdict {
+                line: Some(line), ..
+            } => write!(f, "{} (line {line})", self.word()),
+            Outcome::Unsupported(why)
+            | Outcome::Error(why)
+            | Outcome::Crash(why)
+            | Outcome::Timeout(why) => write!(f, "{}: {why}", self.word()),
+            _ => f.write_str(self.word()),
+        }
+    }
+}
+
+/// A duration as people read it in messages: `5 s`, `0.3 s`.
+pub fn seconds(duration: std::time::Duration) -> String {
+    format!("{} s", (duration.as_secs_f64() * 1000.0).round() / 1000.0)
+}

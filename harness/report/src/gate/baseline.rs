@@ -1,0 +1,345 @@
+//! The baseline file, and judging a run query by query.
+
+use reptest_core::score::{judge, Judgement};
+use reptest_core::Outcome;
+use reptest_corpus::{Corpus, Expect, PROFILES};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The comment written at the top of every baseline file.
+pub const HEADER: &str = "\
+# reptest gate baseline: what one robots.txt implementation passes in reptest's RFC 9309
+# corpus, so CI can fail on a change (`reptest gate --impl NAME --baseline FILE`).
+#
+# - `passed`: query ids (case/N, see `reptest corpus show CASE`) that passed. One that
+#   fails later is a regression: the gate fails.
+# - `[[known_failure]]`: queries that fail today. When one passes, the gate fails until
+#   its entry is removed (the ratchet: a fixed bug cannot come back unnoticed). Fill in
+#   `reason = \"...\"` to say why a failure is accepted; re-recording keeps reasons.
+# - `unsupported`: queries the implementation cannot express (fetch outcomes); ignored.
+# - `corpus`: a fingerprint of the corpus the baseline was recorded on; when it differs,
+#   the gate notes it and reports queries new to the corpus (fatal only with --strict).
+#
+# Record or re-record: reptest gate --impl NAME --baseline FILE --write-baseline
+";
+
+/// What one implementation passed and failed on one corpus under one profile: the file
+/// `reptest gate --write-baseline` writes (TOML, with [`HEADER`] on top) and the gate
+/// compares new runs with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Baseline {
+    /// The implementation's name, as `--impl` takes it.
+    pub implementation: String,
+    /// The profile the queries were judged under: `rfc9309` or `google`.
+    pub profile: String,
+    /// The corpus fingerprint ([`Corpus::fingerprint`]) at recording time.
+    pub corpus: String,
+    /// Ids of the queries that passed, sorted.
+    #[serde(default)]
+    pub passed: Vec<String>,
+    /// Ids of the queries the implementation cannot express, sorted: neither passed nor
+    /// failed, so a later pass is not stale.
+    #[serde(default)]
+    pub unsupported: Vec<String>,
+    /// The queries that failed (a wrong verdict, or none: error, timeout, crash).
+    #[serde(default, rename = "known_failure")]
+    pub known_failures: Vec<KnownFailure>,
+}
+
+/// One `[[known_failure]]` entry of a [`Baseline`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KnownFailure {
+    /// The query id (`case/N`).
+    pub id: String,
+    /// The verdict the profile expects: `allowed`, `disallowed` or `either`.
+    pub expected: String,
+    /// What the implementation answered, as an outcome word (`allowed`, `disallowed`,
+    /// `error`, `timeout`, `crash`).
+    pub got: String,
+    /// Free text a maintainer fills in: why the failure is accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// Why a baseline file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BaselineError {
+    /// The file does not exist.
+    Missing(PathBuf),
+    /// The file exists but cannot be read or is not a valid baseline; the message names
+    /// the file and, where known, the line.
+    Invalid(String),
+}
+
+impl std::fmt::Display for BaselineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BaselineError::Missing(path) => write!(f, "{}: no such file", path.display()),
+            BaselineError::Invalid(message) => f.write_str(message),
+        }
+    }
+}
+
+/// A sort key for query ids that orders `case/2` before `case/10`.
+pub(super) fn id_key(id: &str) -> (&str, u64, &str) {
+    match id.rsplit_once('/') {
+        Some((case, n)) => match n.parse() {
+            Ok(n) => (case, n, ""),
+            Err(_) => (case, u64::MAX, n),
+        },
+        None => (id, 0, ""),
+    }
+}
+
+/// Sorts query ids by case, then by query number.
+pub(super) fn sort_ids(ids: &mut [String]) {
+    ids.sort_by(|a, b| id_key(a).cmp(&id_key(b)));
+}
+
+/// One corpus query judged for one implementation: everything a report prints about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Judged {
+    /// The query id (`case/N`).
+    pub id: String,
+    /// The case file the query is in.
+    pub file: PathBuf,
+    /// The 1-based line of the query in that file.
+    pub line: usize,
+    /// The product token.
+    pub agent: String,
+    /// The URL.
+    pub url: String,
+    /// The first requirement the query tests (e.g. `2.2.3-STAR`).
+    pub requirement: Option<String>,
+    /// The verdict the profile expects.
+    pub expected: Expect,
+    /// The outcome word (`allowed`, `disallowed`, `unsupported`, `error`, ...).
+    pub got: String,
+    /// The outcome in full (with the deciding line or the error message).
+    pub detail: String,
+    /// How the outcome meets the expectation.
+    pub judgement: Judgement,
+}
+
+impl Judged {
+    /// Whether the query passed.
+    pub fn passed(&self) -> bool {
+        self.judgement == Judgement::Pass
+    }
+
+    /// Whether the query failed: a wrong verdict or none (error, timeout, crash).
+    pub fn failed(&self) -> bool {
+        matches!(self.judgement, Judgement::Fail | Judgement::NoVerdict)
+    }
+}
+
+/// Judges every corpus query under `profile` against `outcomes` (one per query, corpus
+/// order, as in a [`reptest_core::runner::Run`] column); a query without an outcome has no verdict.
+pub fn judge_all(corpus: &Corpus, outcomes: &[Outcome], profile: &str) -> Vec<Judged> {
+    let none = Outcome::Error("no outcome recorded for this query".into());
+    corpus
+        .queries()
+        .enumerate()
+        .map(|(i, (case, query))| {
+            let outcome = outcomes.get(i).unwrap_or(&none);
+            let expected = query.expect_for(profile);
+            Judged {
+                id: query.id.clone(),
+                file: case.file.clone(),
+                line: query.line,
+                agent: query.agent.clone(),
+                url: query.url.clone(),
+                requirement: query.requirements.first().cloned(),
+                expected,
+                got: outcome.word().to_string(),
+                detail: outcome.to_string(),
+                judgement: judge(expected, outcome),
+            }
+        })
+        .collect()
+}
+
+impl Baseline {
+    /// The baseline of `implementation` from its outcomes (one per corpus query, in
+    /// corpus order), judged under `profile`: passes go to `passed`, unsupported queries
+    /// to `unsupported`, everything else (wrong verdict, error, timeout, crash) becomes a
+    /// known failure.
+    pub fn from_outcomes(
+        corpus: &Corpus,
+        implementation: &str,
+        outcomes: &[Outcome],
+        profile: &str,
+    ) -> Self {
+        let mut baseline = Baseline {
+            implementation: implementation.to_string(),
+            profile: profile.to_string(),
+            corpus: corpus.fingerprint(),
+            passed: Vec::new(),
+            unsupported: Vec::new(),
+            known_failures: Vec::new(),
+        };
+        for judged in judge_all(corpus, outcomes, profile) {
+            match judged.judgement {
+                Judgement::Pass => baseline.passed.push(judged.id),
+                Judgement::Unsupported => baseline.unsupported.push(judged.id),
+                Judgement::Fail | Judgement::NoVerdict => {
+                    baseline.known_failures.push(KnownFailure {
+                        id: judged.id,
+                        expected: judged.expected.as_str().to_string(),
+                        got: judged.got,
+                        reason: None,
+                    })
+                }
+            }
+        }
+        baseline.normalize();
+        baseline
+    }
+
+    /// Sorts every list by query id (case, then query number).
+    pub fn normalize(&mut self) {
+        sort_ids(&mut self.passed);
+        sort_ids(&mut self.unsupported);
+        self.known_failures
+            .sort_by(|a, b| id_key(&a.id).cmp(&id_key(&b.id)));
+    }
+
+    /// Copies the `reason` of every known failure of `previous` that is still a known
+    /// failure here (re-recording keeps what maintainers wrote).
+    pub fn keep_reasons(&mut self, previous: &Baseline) {
+        let reasons: BTreeMap<&str, &str> = previous
+            .known_failures
+            .iter()
+            .filter_map(|k| Some((k.id.as_str(), k.reason.as_deref()?)))
+            .collect();
+        for entry in &mut self.known_failures {
+            if entry.reason.is_none() {
+                entry.reason = reasons.get(entry.id.as_str()).map(|r| r.to_string());
+            }
+        }
+    }
+
+    /// Reads and validates the baseline at `path`.
+    pub fn load(path: &Path) -> Result<Self, BaselineError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Self::parse(&text, path).map_err(BaselineError::Invalid),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(BaselineError::Missing(path.to_path_buf()))
+            }
+            Err(e) => Err(BaselineError::Invalid(format!(
+                "cannot read {}: {e}",
+                path.display()
+            ))),
+        }
+    }
+
+    /// Parses and validates baseline TOML; `path` names the file in errors
+    /// (`FILE:LINE: message`). Rejects an unknown profile, an empty implementation name,
+    /// and a query id listed twice or in two lists.
+    pub fn parse(text: &str, path: &Path) -> Result<Self, String> {
+        let invalid = |line: Option<usize>, message: &str| {
+            let at = line.map(|l| format!(":{l}")).unwrap_or_default();
+            format!(
+                "{}{at}: not a valid reptest gate baseline: {message}",
+                path.display()
+            )
+        };
+        let mut baseline: Baseline = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| reptest_corpus::line_of(text, s.start));
+            invalid(line, e.message().trim())
+        })?;
+        if baseline.implementation.trim().is_empty() {
+            return Err(invalid(None, "`implementation` is empty"));
+        }
+        if !PROFILES.contains(&baseline.profile.as_str()) {
+            return Err(invalid(
+                None,
+                &format!(
+                    "`profile = {:?}`: expected one of {}",
+                    baseline.profile,
+                    PROFILES.join(", ")
+                ),
+            ));
+        }
+        let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
+        let lists = baseline
+            .passed
+            .iter()
+            .map(|id| (id.as_str(), "passed"))
+            .chain(
+                baseline
+                    .unsupported
+                    .iter()
+                    .map(|id| (id.as_str(), "unsupported")),
+            )
+            .chain(
+                baseline
+                    .known_failures
+                    .iter()
+                    .map(|k| (k.id.as_str(), "known_failure")),
+            );
+        for (id, list) in lists {
+            if let Some(first) = seen.insert(id, list) {
+                let message = if first == list {
+                    format!("query `{id}` is listed twice in `{list}`")
+                } else {
+                    format!("query `{id}` is listed in both `{first}` and `{list}`")
+                };
+                return Err(invalid(None, &message));
+            }
+        }
+        baseline.normalize();
+        Ok(baseline)
+    }
+
+    /// The baseline as TOML: [`HEADER`], the scalars, then one id per line, then one
+    /// `[[known_failure]]` table per known failure. [`Baseline::parse`] reads it back.
+    pub fn to_toml(&self) -> String {
+        let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
+        let mut out = String::from(HEADER);
+        let _ = writeln!(out, "\nimplementation = {}", quote(&self.implementation));
+        let _ = writeln!(out, "profile = {}", quote(&self.profile));
+        let _ = writeln!(out, "corpus = {}", quote(&self.corpus));
+        let mut list = |name: &str, comment: &str, ids: &[String]| {
+            let _ = writeln!(out, "\n# {comment} ({})", ids.len());
+            if ids.is_empty() {
+                let _ = writeln!(out, "{name} = []");
+                return;
+            }
+            let _ = writeln!(out, "{name} = [");
+            for id in ids {
+                let _ = writeln!(out, "  {},", quote(id));
+            }
+            out.push_str("]\n");
+        };
+        list(
+            "passed",
+            "passed: failing one of these is a regression",
+            &self.passed,
+        );
+        list(
+            "unsupported",
+            "unsupported: the implementation cannot express these queries",
+            &self.unsupported,
+        );
+        let _ = writeln!(
+            out,
+            "\n# known failures ({}): remove an entry once its query passes",
+            self.known_failures.len()
+        );
+        for k in &self.known_failures {
+            let _ = writeln!(out, "\n[[known_failure]]");
+            let _ = writeln!(out, "id = {}", quote(&k.id));
+            let _ = writeln!(out, "expected = {}", quote(&k.expected));
+            let _ = writeln!(out, "got = {}", quote(&k.got));
+            if let Some(reason) = &k.reason {
+                let _ = writeln!(out, "reason = {}", quote(reason));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,251 @@
+//! The CI gate for parser maintainers: a [`Baseline`] records which corpus queries one
+//! implementation passes and which it is known to fail, and [`GateResult::compare`] judges
+//! a new run against it.
+//!
+//! - A query that passed in the baseline and fails now is a **regression** (fatal).
+//! - A query listed as a known failure that passes now is **stale** (fatal): the ratchet.
+//!   The entry must be removed, so a fixed bug can never come back unnoticed.
+//! - A failing query the baseline does not mention (a query added to the corpus since) is
+//!   a **new failure**: reported, fatal only in strict mode.
+//! - A baseline id the corpus no longer has is **missing**: a warning.
+//!
+//! Three renderers print a result: [`human`], [`junit`] (JUnit XML as Jenkins, GitLab and
+//! GitHub test reporters read it) and [`github`] (GitHub Actions workflow commands).
+//!
+//! One file per concern: `baseline` (the file, and judging a run), `compare` (a run
+//! against a baseline), `render` (the three output formats).
+
+mod baseline;
+mod compare;
+mod render;
+
+pub use baseline::{judge_all, Baseline, BaselineError, Judged, KnownFailure, HEADER};
+pub use compare::{Counts, Entry, GateResult, Status};
+pub use render::{github, github_data, github_property, human, junit, Context};
+
+#[cfg(test)]
+mod tests {
+    use super::baseline::*;
+    use super::compare::*;
+    use super::render::*;
+    use reptest_core::markup::escape as xml_escape;
+    use reptest_core::Outcome;
+    use reptest_corpus::{Corpus, Expect};
+    use std::path::Path;
+    use std::time::Duration;
+
+    /// A corpus from the real one: the baseline logic is tested on synthetic outcomes.
+    fn corpus() -> Corpus {
+        Corpus::load(reptest_corpus::default_dir()).expect("the corpus loads")
+    }
+
+    fn allowed(yes: bool) -> Outcome {
+        Outcome::Verdict {
+            allowed: yes,
+            line: None,
+        }
+    }
+
+    /// Outcomes that pass every query (flip: the indexes that get the wrong verdict).
+    fn outcomes(corpus: &Corpus, flip: &[usize]) -> Vec<Outcome> {
+        corpus
+            .queries()
+            .enumerate()
+            .map(|(i, (_, q))| {
+                let right = q.expect_for("rfc9309") != Expect::Disallowed;
+                allowed(if flip.contains(&i) { !right } else { right })
+            })
+            .collect()
+    }
+
+    /// The index of the first `n` queries whose expectation is not `either` (so a flipped
+    /// verdict fails).
+    fn flippable(corpus: &Corpus, n: usize) -> Vec<usize> {
+        corpus
+            .queries()
+            .enumerate()
+            .filter(|(_, (case, q))| q.expect != Expect::Either && case.fetch.is_none())
+            .map(|(i, _)| i)
+            .take(n)
+            .collect()
+    }
+
+    #[test]
+    fn an_unchanged_run_passes() {
+        let corpus = corpus();
+        let flip = flippable(&corpus, 3);
+        let run = outcomes(&corpus, &flip);
+        let baseline = Baseline::from_outcomes(&corpus, "x", &run, "rfc9309");
+        assert_eq!(baseline.known_failures.len(), 3);
+        assert_eq!(
+            baseline.passed.len() + 3 + baseline.unsupported.len(),
+            corpus.queries().count()
+        );
+        let result = GateResult::compare(&baseline, &corpus, &run, true);
+        assert!(result.is_ok(), "{}", result.verdict());
+        assert_eq!(result.counts.known_failures, 3);
+        assert!(!result.corpus_changed());
+    }
+
+    #[test]
+    fn regressions_stale_new_and_missing() {
+        let corpus = corpus();
+        let flip = flippable(&corpus, 4);
+        let ids: Vec<String> = corpus.queries().map(|(_, q)| q.id.clone()).collect();
+        let before = outcomes(&corpus, &flip[..2]);
+        let mut baseline = Baseline::from_outcomes(&corpus, "x", &before, "rfc9309");
+        // flip[2]: passed before, fails now; flip[0]: known failure, passes now;
+        // flip[3]: not in the baseline at all, fails.
+        baseline.passed.retain(|id| *id != ids[flip[3]]);
+        baseline.passed.push("gone/1".into());
+        let now = outcomes(&corpus, &flip[1..]);
+        let result = GateResult::compare(&baseline, &corpus, &now, false);
+        let of = |entries: &[Entry]| -> Vec<String> {
+            entries.iter().map(|e| e.query.id.clone()).collect()
+        };
+        assert_eq!(of(&result.regressions), vec![ids[flip[2]].clone()]);
+        assert_eq!(of(&result.stale), vec![ids[flip[0]].clone()]);
+        assert_eq!(of(&result.new_failures), vec![ids[flip[3]].clone()]);
+        assert_eq!(result.missing, vec!["gone/1".to_string()]);
+        assert_eq!(result.counts.known_failures, 1);
+        assert!(!result.is_ok());
+        let regression = &result.regressions[0].query;
+        assert!(regression.line > 0 && regression.file.extension() == Some("toml".as_ref()));
+        // New failures alone: fatal only in strict mode.
+        let mut only_new = baseline.clone();
+        only_new.passed.retain(|id| *id != ids[flip[2]]);
+        only_new.known_failures.retain(|k| k.id != ids[flip[0]]);
+        only_new.passed.push(ids[flip[0]].clone());
+        let lenient = GateResult::compare(&only_new, &corpus, &now, false);
+        assert!(lenient.is_ok(), "{}", human(&lenient, &Context::default()));
+        assert!(!GateResult::compare(&only_new, &corpus, &now, true).is_ok());
+    }
+
+    #[test]
+    fn no_verdict_is_a_failure_and_unsupported_is_neither() {
+        let corpus = corpus();
+        let mut run = outcomes(&corpus, &[]);
+        run[0] = Outcome::Timeout("no answer within 5 s".into());
+        run[1] = Outcome::Unsupported("no".into());
+        let baseline = Baseline::from_outcomes(&corpus, "x", &run, "rfc9309");
+        let first = corpus.queries().next().unwrap().1.id.clone();
+        assert_eq!(baseline.known_failures[0].id, first);
+        assert_eq!(baseline.known_failures[0].got, "timeout");
+        assert_eq!(baseline.unsupported.len(), 1);
+        // An unsupported query that passes later is not stale.
+        let result = GateResult::compare(&baseline, &corpus, &outcomes(&corpus, &[]), false);
+        assert_eq!(result.stale.len(), 1, "only the timeout is stale");
+        assert_eq!(result.counts.new_passes, 1);
+        // A query with no outcome at all has no verdict.
+        let short = GateResult::compare(&baseline, &corpus, &[], false);
+        assert_eq!(short.regressions.len(), baseline.passed.len());
+    }
+
+    #[test]
+    fn toml_round_trip_keeps_reasons_and_sorts() {
+        let corpus = corpus();
+        let run = outcomes(&corpus, &flippable(&corpus, 2));
+        let mut baseline = Baseline::from_outcomes(&corpus, "x", &run, "rfc9309");
+        baseline.known_failures[0].reason = Some("upstream \"bug\" #12\nsee \\ notes".into());
+        let text = baseline.to_toml();
+        assert!(text.starts_with("# reptest gate baseline"));
+        let back = Baseline::parse(&text, Path::new("b.toml")).unwrap();
+        assert_eq!(back, baseline);
+        let mut again = Baseline::from_outcomes(&corpus, "x", &run, "rfc9309");
+        again.keep_reasons(&baseline);
+        assert_eq!(again, baseline);
+        let mut ids = vec!["a/10".to_string(), "a/2".into(), "a-b/1".into()];
+        sort_ids(&mut ids);
+        assert_eq!(ids, ["a/2", "a/10", "a-b/1"]);
+    }
+
+    #[test]
+    fn invalid_baselines_name_file_and_line() {
+        let path = Path::new("dir/base.toml");
+        let err = Baseline::parse("implementation = \"x\"\nprofile = \n", path).unwrap_err();
+        assert!(err.starts_with("dir/base.toml:2: "), "{err}");
+        let err = Baseline::parse(
+            "implementation = \"x\"\nprofile = \"rfc9309\"\ncorpus = \"\"\npassed = [\"a/1\"]\n[[known_failure]]\nid = \"a/1\"\nexpected = \"allowed\"\ngot = \"error\"\n",
+            path,
+        )
+        .unwrap_err();
+        assert!(err.contains("both `passed` and `known_failure`"), "{err}");
+        let err = Baseline::parse(
+            "implementation = \"x\"\nprofile = \"nope\"\ncorpus = \"\"\n",
+            path,
+        )
+        .unwrap_err();
+        assert!(err.contains("expected one of rfc9309, google"), "{err}");
+        let err = Baseline::parse(
+            "implementation = \"x\"\nprofile = \"rfc9309\"\ncorpus = \"\"\npased = []\n",
+            path,
+        )
+        .unwrap_err();
+        assert!(err.contains("unknown field `pased`"), "{err}");
+        for garbage in [
+            "",
+            "\u{0}",
+            "[[known_failure]]",
+            "passed = 3",
+            "\"\"\"",
+            "=",
+        ] {
+            assert!(Baseline::parse(garbage, path).is_err(), "{garbage:?}");
+        }
+        assert!(matches!(
+            Baseline::load(Path::new("/nonexistent/reptest-baseline.toml")),
+            Err(BaselineError::Missing(_))
+        ));
+    }
+
+    #[test]
+    fn the_fingerprint_is_the_corpus_fingerprint() {
+        let corpus = corpus();
+        let fingerprint = corpus.fingerprint();
+        assert_eq!(fingerprint.len(), 16);
+        assert!(fingerprint.chars().all(|c| c.is_ascii_hexdigit()));
+    }
+
+    #[test]
+    fn escaping() {
+        assert_eq!(
+            xml_escape("a<b>&\"c\"'\n\t\u{1}\u{FFFF}é"),
+            "a&lt;b&gt;&amp;&quot;c&quot;&apos;&#10;&#9;\u{FFFD}\u{FFFD}é"
+        );
+        assert_eq!(github_data("100%\r\nx: y, z"), "100%25%0D%0Ax: y, z");
+        assert_eq!(
+            github_property("100%\r\nx: y, z"),
+            "100%25%0D%0Ax%3A y%2C z"
+        );
+    }
+
+    #[test]
+    fn renderers_escape_what_they_print() {
+        let corpus = corpus();
+        let flip = flippable(&corpus, 1);
+        let mut run = outcomes(&corpus, &[]);
+        let baseline = Baseline::from_outcomes(&corpus, "x<&>", &run, "rfc9309");
+        run[flip[0]] = Outcome::Error("boom: a, b\n<oops> 50%".into());
+        let result = GateResult::compare(&baseline, &corpus, &run, false);
+        let context = Context {
+            baseline: "base,line.toml".into(),
+            rerecord: "reptest gate --write-baseline".into(),
+            root: None,
+            elapsed: Duration::from_millis(1500),
+        };
+        let xml = junit(&result, &context);
+        assert!(xml.contains("reptest gate: x&lt;&amp;&gt;"), "{xml}");
+        assert!(xml.contains("type=\"regression\""));
+        assert!(xml.contains("&lt;oops&gt; 50%"));
+        assert!(xml.contains("time=\"1.500\""));
+        let gh = github(&result, &context);
+        let first = gh.lines().next().unwrap();
+        assert!(first.starts_with("::error file="), "{gh}");
+        assert!(first.contains("boom: a, b%0A<oops> 50%25"), "{first}");
+        assert!(gh.lines().last().unwrap().starts_with("::notice "), "{gh}");
+        assert_eq!(gh.lines().count(), 2, "{gh}");
+        let text = human(&result, &context);
+        assert!(text.contains("Regressions (passed in the baseline, fail now): 1"));
+        assert!(text.contains("FAIL: 1 regression, 0 stale known failures"));
+    }
+}

@@ -1,0 +1,21 @@
+//! Reports and the CI gate: one [`Report`] model of a run, rendered for people and
+//! machines, and the [`gate`] that judges a run against a recorded baseline.
+//!
+//! [`Report::build`] turns a corpus and a [`reptest_core::runner::Run`] into a self-contained
+//! model: the implementations with their versions, every case with its body in visible
+//! notation, every outcome, and the scores (per implementation, level and profile; per
+//! requirement ID; MAY choices; pairwise agreement). The model serializes as the JSON
+//! report; [`markdown`] renders it deterministically for `reports/` (snapshot-tested),
+//! and [`html`] renders it as one self-contained page.
+
+#![deny(missing_docs)]
+
+pub mod gate;
+pub mod html;
+pub mod markdown;
+mod model;
+
+pub use model::{
+    Agreement, CaseEntry, Cell, ImplEntry, ImplScore, LevelTally, Meta, QueryEntry, Report,
+    RequirementEntry, RequirementScore, FORMAT_VERSION,
+};

@@ -1,0 +1,896 @@
+//! The Markdown rendering of a [`super::Report`]: deterministic (implementations and
+//! lists sorted, no timings, no dates, no absolute paths), so the rendering of a run can
+//! be committed under `reports/` and any change of behaviour shows up as a reviewed diff.
+//!
+//! - [`summary`] renders the conformance summary: the scores per profile
+//!   ([`super::ImplScore::profiles`]), the per-requirement table
+//!   ([`super::Report::per_requirement`]), same verdicts with other deciding lines
+//!   ([`super::ImplScore::same_verdict_other_line`]), pairwise agreement
+//!   ([`super::Report::agreement`]) and the divergence write-ups of fuzzing.
+//! - [`implementation`] renders one implementation's page: its scores, its choices where
+//!   the RFC allows either verdict ([`super::ImplScore::may_choices`]), and every query it
+//!   did not pass, with the body and everything needed to see why.
+//!
+//! Every string taken from the report is escaped: table cells escape `|`, text outside
+//! code spans escapes Markdown's punctuation, agents and URLs are code spans in
+//! visible-character notation ([`reptest_core::visible`]), and bodies sit in fenced code blocks
+//! whose fence is longer than any backtick run inside.
+
+use super::{CaseEntry, Cell, ImplScore, LevelTally, QueryEntry, Report};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+/// A fuzzing write-up to link from the summary (`reports/findings/NAME.md`, written by
+/// `reptest fuzz --write-findings NAME`). The caller lists them; the renderer reads no
+/// files.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WriteUp {
+    /// The campaign name (the file stem).
+    pub name: String,
+    /// The link target, relative to where the rendered Markdown will live.
+    pub link: String,
+}
+
+/// Bodies whose visible rendering is longer than this are shown as head and tail.
+const BODY_LIMIT: usize = 4096;
+
+/// Error details longer than this are cut (the JSON report holds them whole).
+const DETAIL_LIMIT: usize = 300;
+
+/// The conformance summary of `report`: per profile, one row per implementation (the
+/// reference first, then by name) with version, language, MUST and SHOULD pass rates,
+/// the MAY choices over queries expecting `either`, failed, no verdict and unsupported
+/// counts; then one row per requirement of the index (queries citing it, how many
+/// implementations pass all of them, which fail some); then same verdicts with another
+/// deciding line than the reference; then pairwise agreement; then the fuzzing
+/// write-ups `write_ups` (links as given) and the findings cases of the corpus (case ids
+/// starting with `finding-`) with the answers they get.
+pub fn summary(report: &Report, write_ups: &[WriteUp]) -> String {
+    let mut out = String::new();
+    let order = order(report);
+    let _ = writeln!(out, "# RFC 9309 conformance\n");
+    let _ = writeln!(
+        out,
+        "reptest {}; corpus `{}`: {} cases, {} queries; {} implementation(s). Expectations \
+         are written from the RFC text; under `google`, a query expects Google's choice \
+         where the RFC allows either verdict. A query with no verdict (error, timeout or \
+         crash) counts as not passed; an unsupported one (a fetch outcome given to a \
+         library that takes a body only) is not judged.\n",
+        text(&report.meta.reptest_version),
+        text(&report.meta.corpus_fingerprint),
+        report.meta.cases,
+        report.meta.queries,
+        report.implementations.len()
+    );
+    for profile in &report.meta.profiles {
+        profile_table(&mut out, report, &order, profile);
+    }
+    requirement_table(&mut out, report);
+    other_lines(&mut out, report, &order);
+    agreement(&mut out, report, &order);
+    findings(&mut out, report, &order, write_ups);
+    finish(out)
+}
+
+/// The page of implementation `name` (`None` when the report has no such column): its
+/// scores per profile and level, its choices per requirement where the RFC allows either
+/// verdict, and every query it did not pass under `rfc9309` — then, separately, those it
+/// did not pass under `google` where that profile expects something else — each with
+/// query id, file and line, level, requirements, agent, URL, the body in a fenced block,
+/// what was expected and what came (word, deciding line, error detail), in corpus order.
+pub fn implementation(report: &Report, name: &str) -> Option<String> {
+    let column = report.implementation(name)?;
+    let entry = &report.implementations[column];
+    let outcomes = report.outcomes.get(column)?;
+    let score = report.scores.iter().find(|s| s.name == name);
+    let reference = report
+        .implementation("reference")
+        .filter(|&r| r != column)
+        .and_then(|r| report.outcomes.get(r));
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", code(name));
+    let _ = writeln!(
+        out,
+        "Version {}, {}. Takes {}; {}; {}.\n",
+        text(&entry.version),
+        text(&entry.language),
+        if entry.full_urls {
+            "absolute URLs"
+        } else {
+            "paths only (the harness passes the path of each URL)"
+        },
+        if entry.fetch_outcomes {
+            "models fetch outcomes (RFC 9309 §2.3.1)"
+        } else {
+            "takes a body only (fetch-outcome queries are unsupported)"
+        },
+        if entry.reports_line {
+            "reports the deciding line"
+        } else {
+            "does not report the deciding line"
+        }
+    );
+    let _ = writeln!(
+        out,
+        "Corpus `{}`, {} queries; reptest {}.\n",
+        text(&report.meta.corpus_fingerprint),
+        report.meta.queries,
+        text(&report.meta.reptest_version)
+    );
+
+    let _ = writeln!(out, "## Scores\n");
+    let _ = writeln!(
+        out,
+        "Passed over judged queries (unsupported ones are not judged; no verdict counts as \
+         not passed).\n"
+    );
+    let _ = writeln!(
+        out,
+        "| profile | MUST | SHOULD | MAY | failed | no verdict | unsupported |\n| --- | --- | --- | --- | ---: | ---: | ---: |"
+    );
+    for profile in &report.meta.profiles {
+        let levels = score.and_then(|s| s.profiles.get(profile));
+        let total = total(levels);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            code(profile),
+            rate(levels.and_then(|l| l.get("MUST"))),
+            rate(levels.and_then(|l| l.get("SHOULD"))),
+            rate(levels.and_then(|l| l.get("MAY"))),
+            total.fail,
+            total.no_verdict,
+            total.unsupported
+        );
+    }
+    let _ = writeln!(out);
+
+    may_choices(&mut out, report, score);
+    unsupported(&mut out, report, outcomes);
+
+    let rfc_failures = not_passed(report, outcomes, "rfc9309", None);
+    let _ = writeln!(
+        out,
+        "## Queries not passed under `rfc9309` ({})\n",
+        rfc_failures.len()
+    );
+    if rfc_failures.is_empty() {
+        let _ = writeln!(out, "None: every judged query passed.\n");
+    } else {
+        failures(&mut out, &rfc_failures, outcomes, reference, "rfc9309");
+    }
+    if report.meta.profiles.iter().any(|p| p == "google") {
+        let google_failures = not_passed(report, outcomes, "google", Some("rfc9309"));
+        let _ = writeln!(
+            out,
+            "## Queries not passed under `google` where it expects otherwise ({})\n",
+            google_failures.len()
+        );
+        let _ = writeln!(
+            out,
+            "Queries whose `google` expectation differs from the `rfc9309` one (Google's \
+             choice where the RFC allows either verdict); the others are listed above.\n"
+        );
+        if google_failures.is_empty() {
+            let _ = writeln!(out, "None.\n");
+        } else {
+            failures(&mut out, &google_failures, outcomes, reference, "google");
+        }
+    }
+    Some(finish(out))
+}
+
+/// Column indexes: the reference first, then by name.
+fn order(report: &Report) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..report.implementations.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (
+            &report.implementations[a].name,
+            &report.implementations[b].name,
+        );
+        (a != "reference", a).cmp(&(b != "reference", b))
+    });
+    order
+}
+
+/// One trailing line break.
+fn finish(mut out: String) -> String {
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
+}
+
+/// The sum of the tallies over every level.
+fn total(levels: Option<&BTreeMap<String, LevelTally>>) -> LevelTally {
+    let mut sum = LevelTally::default();
+    for t in levels.into_iter().flat_map(|l| l.values()) {
+        sum.pass += t.pass;
+        sum.fail += t.fail;
+        sum.unsupported += t.unsupported;
+        sum.no_verdict += t.no_verdict;
+    }
+    sum
+}
+
+/// `pass/judged (rate%)`, or `—` when nothing was judged.
+fn rate(tally: Option<&LevelTally>) -> String {
+    match tally {
+        Some(t) if t.pass + t.fail + t.no_verdict > 0 => {
+            let judged = t.pass + t.fail + t.no_verdict;
+            format!(
+                "{}/{} ({:.1}%)",
+                t.pass,
+                judged,
+                100.0 * t.pass as f64 / judged as f64
+            )
+        }
+        _ => "—".into(),
+    }
+}
+
+/// The expectation of `query` under `profile` (`either` when the report lacks it).
+fn expect<'a>(query: &'a QueryEntry, profile: &str) -> &'a str {
+    query.expect.get(profile).map_or("either", String::as_str)
+}
+
+/// Whether `cell` passes `expected`: `Some(true)` pass, `Some(false)` fail or no verdict,
+/// `None` unsupported (not judged).
+fn passes(expected: &str, cell: &Cell) -> Option<bool> {
+    match cell.word.as_str() {
+        "unsupported" => None,
+        "allowed" => Some(expected != "disallowed"),
+        "disallowed" => Some(expected != "allowed"),
+        _ => Some(false),
+    }
+}
+
+/// The per-profile table of the summary.
+fn profile_table(out: &mut String, report: &Report, order: &[usize], profile: &str) {
+    let _ = writeln!(out, "## Profile `{}`\n", text(profile));
+    let either = report
+        .queries()
+        .filter(|(_, q)| expect(q, profile) == "either" && !q.finding)
+        .count();
+    let _ = writeln!(
+        out,
+        "MUST and SHOULD: passed over judged queries. MAY choices: what each implementation \
+         answered on the {either} queries where this profile allows either verdict \
+         (allowed / disallowed). Fuzzing findings awaiting their verdict are not counted here \
+         (see below). Failed, no verdict and unsupported count queries at every \
+         level.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| implementation | version | language | MUST | SHOULD | MAY choices (allowed / disallowed) | failed | no verdict | unsupported |\n| --- | --- | --- | --- | --- | --- | ---: | ---: | ---: |"
+    );
+    for &i in order {
+        let entry = &report.implementations[i];
+        let levels = report
+            .scores
+            .get(i)
+            .filter(|s| s.name == entry.name)
+            .and_then(|s| s.profiles.get(profile));
+        let total = total(levels);
+        let (mut allowed, mut disallowed) = (0, 0);
+        if let Some(column) = report.outcomes.get(i) {
+            for ((_, q), cell) in report.queries().zip(column) {
+                if expect(q, profile) == "either" && !q.finding {
+                    match cell.word.as_str() {
+                        "allowed" => allowed += 1,
+                        "disallowed" => disallowed += 1,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {allowed} / {disallowed} | {} | {} | {} |",
+            code_cell(&entry.name),
+            cell(&entry.version),
+            cell(&entry.language),
+            rate(levels.and_then(|l| l.get("MUST"))),
+            rate(levels.and_then(|l| l.get("SHOULD"))),
+            total.fail,
+            total.no_verdict,
+            total.unsupported
+        );
+    }
+    let _ = writeln!(out);
+}
+
+/// The per-requirement table of the summary.
+fn requirement_table(out: &mut String, report: &Report) {
+    let _ = writeln!(out, "## Per requirement (`rfc9309`)\n");
+    let _ = writeln!(
+        out,
+        "In the order of the requirement index (`corpus/requirements.md`). \"Pass all\": \
+         implementations that passed every judged query citing the requirement, over those \
+         with at least one judged query; the others are named.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| requirement | level | queries | pass all | not passing some |\n| --- | --- | ---: | --- | --- |"
+    );
+    for req in &report.per_requirement {
+        let mut judged = 0;
+        let mut passing = 0;
+        let mut failing = Vec::new();
+        for (i, (pass, of)) in req.per_impl.iter().enumerate() {
+            if *of == 0 {
+                continue;
+            }
+            judged += 1;
+            if pass == of {
+                passing += 1;
+            } else if let Some(entry) = report.implementations.get(i) {
+                failing.push(format!("{} ({}/{of})", entry.name, pass));
+            }
+        }
+        failing.sort();
+        let pass_all = if judged == 0 {
+            "—".to_string()
+        } else {
+            format!("{passing} of {judged}")
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {pass_all} | {} |",
+            code_cell(&req.id),
+            cell(&req.level),
+            req.queries,
+            if failing.is_empty() {
+                String::new()
+            } else {
+                cell(&failing.join(", "))
+            }
+        );
+    }
+    let _ = writeln!(out);
+}
+
+/// Same verdict as the reference, other deciding line.
+fn other_lines(out: &mut String, report: &Report, order: &[usize]) {
+    let _ = writeln!(out, "## Same verdict, different deciding line\n");
+    let reference = report.implementation("reference");
+    let reporting: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&i| {
+            report.implementations[i].reports_line && report.implementations[i].name != "reference"
+        })
+        .collect();
+    if reference.is_none() || reporting.is_empty() {
+        let _ = writeln!(
+            out,
+            "No implementation besides the reference reports deciding lines in this run.\n"
+        );
+        return;
+    }
+    let index: BTreeMap<&str, usize> = report
+        .queries()
+        .map(|(_, q)| (q.id.as_str(), q.index))
+        .collect();
+    let line_of = |column: usize, query: usize| -> String {
+        report
+            .outcomes
+            .get(column)
+            .and_then(|c| c.get(query))
+            .and_then(|c| c.line)
+            .map_or("—".into(), |l| l.to_string())
+    };
+    let names: Vec<String> = reporting
+        .iter()
+        .map(|&i| code(&report.implementations[i].name))
+        .collect();
+    let _ = writeln!(
+        out,
+        "Queries where an implementation that reports lines ({}) gave the reference's \
+         verdict but named another rule's line: the same answer for a different reason.\n",
+        names.join(", ")
+    );
+    let mut rows = Vec::new();
+    for &i in &reporting {
+        let Some(score) = report
+            .scores
+            .iter()
+            .find(|s| s.name == report.implementations[i].name)
+        else {
+            continue;
+        };
+        for id in &score.same_verdict_other_line {
+            let (ours, theirs) = match (index.get(id.as_str()), reference) {
+                (Some(&q), Some(r)) => (line_of(i, q), line_of(r, q)),
+                _ => ("—".into(), "—".into()),
+            };
+            rows.push(format!(
+                "| {} | {} | {ours} | {theirs} |",
+                code_cell(&report.implementations[i].name),
+                code_cell(id)
+            ));
+        }
+    }
+    if rows.is_empty() {
+        let _ = writeln!(out, "None.\n");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "| implementation | query | its line | reference's line |\n| --- | --- | ---: | ---: |"
+    );
+    for row in rows {
+        let _ = writeln!(out, "{row}");
+    }
+    let _ = writeln!(out);
+}
+
+/// Implementations up to which the full agreement matrix is printed.
+const MATRIX_LIMIT: usize = 8;
+
+/// `rate%` with one decimal, or `—`.
+fn percent(rate: Option<f64>) -> String {
+    rate.map_or("—".into(), |r| format!("{r:.1}%"))
+}
+
+/// Pairwise agreement: the matrix for a few implementations, else each one's three
+/// least-agreeing peers.
+fn agreement(out: &mut String, report: &Report, order: &[usize]) {
+    let _ = writeln!(out, "## Pairwise agreement\n");
+    let _ = writeln!(
+        out,
+        "Over the queries both implementations gave a verdict for, the share of equal \
+         verdicts (whatever the expectation).\n"
+    );
+    let rate = |a: usize, b: usize| report.agreement.rate(a, b);
+    if order.len() <= MATRIX_LIMIT {
+        let _ = write!(out, "| |");
+        for &b in order {
+            let _ = write!(out, " {} |", code_cell(&report.implementations[b].name));
+        }
+        let _ = write!(out, "\n| --- |");
+        for _ in order {
+            let _ = write!(out, " ---: |");
+        }
+        let _ = writeln!(out);
+        for &a in order {
+            let _ = write!(out, "| {} |", code_cell(&report.implementations[a].name));
+            for &b in order {
+                let _ = write!(out, " {} |", percent(rate(a, b)));
+            }
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(out);
+        return;
+    }
+    let reference = report.implementation("reference");
+    let _ = writeln!(
+        out,
+        "{} implementations make the full matrix too wide to read; for each, its agreement \
+         with the reference and its three least-agreeing peers (the JSON report holds every \
+         pair).\n",
+        order.len()
+    );
+    let _ = writeln!(
+        out,
+        "| implementation | with the reference | least-agreeing peers |\n| --- | ---: | --- |"
+    );
+    for &a in order {
+        let mut peers: Vec<(f64, &str)> = order
+            .iter()
+            .filter(|&&b| b != a)
+            .filter_map(|&b| Some((rate(a, b)?, report.implementations[b].name.as_str())))
+            .collect();
+        peers.sort_by(|x, y| x.0.total_cmp(&y.0).then_with(|| x.1.cmp(y.1)));
+        let peers: Vec<String> = peers
+            .iter()
+            .take(3)
+            .map(|(r, name)| format!("{name} {r:.1}%"))
+            .collect();
+        let with_reference = match reference {
+            Some(r) if r != a => percent(rate(a, r)),
+            _ => "—".into(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {with_reference} | {} |",
+            code_cell(&report.implementations[a].name),
+            cell(&peers.join(", "))
+        );
+    }
+    let _ = writeln!(out);
+}
+
+/// The fuzzing write-ups and the findings cases of the corpus.
+fn findings(out: &mut String, report: &Report, order: &[usize], write_ups: &[WriteUp]) {
+    let _ = writeln!(out, "## Divergence write-ups\n");
+    let mut write_ups = write_ups.to_vec();
+    write_ups.sort();
+    write_ups.dedup();
+    if write_ups.is_empty() {
+        let _ = writeln!(
+            out,
+            "No fuzzing write-up yet (`reptest fuzz --write-findings NAME` writes \
+             `reports/findings/NAME.md`).\n"
+        );
+    } else {
+        for w in &write_ups {
+            let _ = writeln!(
+                out,
+                "- [{}](<{}>)",
+                text(&w.name),
+                w.link.replace(['<', '>', '\n', '\r'], "")
+            );
+        }
+        let _ = writeln!(out);
+    }
+    let findings: Vec<(&CaseEntry, &QueryEntry)> = report
+        .queries()
+        .filter(|(case, _)| case.id.starts_with("finding-"))
+        .collect();
+    let cases: BTreeSet<&str> = findings.iter().map(|(c, _)| c.id.as_str()).collect();
+    let _ = writeln!(
+        out,
+        "{} findings case(s) in the corpus (case ids `finding-…`, promoted from fuzzing, \
+         expecting `either` until the RFC verdict is decided), {} queries.\n",
+        cases.len(),
+        findings.len()
+    );
+    if findings.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "| query | allowed | disallowed | no verdict | disagreeing (the smaller side) |\n| --- | ---: | ---: | ---: | ---: |"
+    );
+    for (_, q) in findings {
+        let (mut allowed, mut disallowed, mut none) = (0, 0, 0);
+        for &i in order {
+            match report
+                .outcomes
+                .get(i)
+                .and_then(|c| c.get(q.index))
+                .map(|c| c.word.as_str())
+            {
+                Some("allowed") => allowed += 1,
+                Some("disallowed") => disallowed += 1,
+                Some("unsupported") | None => {}
+                Some(_) => none += 1,
+            }
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {allowed} | {disallowed} | {none} | {} |",
+            code_cell(&q.id),
+            allowed.min(disallowed)
+        );
+    }
+    let _ = writeln!(out);
+}
+
+/// The implementation's choices where the RFC allows either verdict.
+fn may_choices(out: &mut String, report: &Report, score: Option<&ImplScore>) {
+    let _ = writeln!(out, "## Choices where the RFC allows either verdict\n");
+    let Some(score) = score.filter(|s| !s.may_choices.is_empty()) else {
+        let _ = writeln!(
+            out,
+            "No verdict on any query expecting `either` under `rfc9309`.\n"
+        );
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "Verdicts on the queries expecting `either` under `rfc9309`, per requirement they \
+         cite (index order).\n"
+    );
+    let _ = writeln!(
+        out,
+        "| requirement | level | allowed | disallowed |\n| --- | --- | ---: | ---: |"
+    );
+    let mut ids: Vec<&String> = score.may_choices.keys().collect();
+    ids.sort_by_key(|id| (entry_of(report, id).unwrap_or(usize::MAX), *id));
+    for id in ids {
+        let (allowed, disallowed) = score.may_choices[id];
+        let level = entry_of(report, id)
+            .and_then(|i| report.requirements.get(i))
+            .map_or("—", |r| r.level.as_str());
+        let _ = writeln!(
+            out,
+            "| {} | {} | {allowed} | {disallowed} |",
+            code_cell(id),
+            cell(level)
+        );
+    }
+    let _ = writeln!(out);
+}
+
+/// The index entry requirement `id` belongs to: itself, or the family (`X-*`) it is a
+/// member of.
+fn entry_of(report: &Report, id: &str) -> Option<usize> {
+    report
+        .requirements
+        .iter()
+        .position(|r| r.id == id)
+        .or_else(|| {
+            report.requirements.iter().position(|r| {
+                r.id.strip_suffix('*')
+                    .is_some_and(|prefix| id.len() > prefix.len() && id.starts_with(prefix))
+            })
+        })
+}
+
+/// The implementation's unsupported queries, counted by reason.
+fn unsupported(out: &mut String, report: &Report, outcomes: &[Cell]) {
+    let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
+    for ((_, _), c) in report.queries().zip(outcomes) {
+        if c.word == "unsupported" {
+            *reasons
+                .entry(c.detail.as_deref().unwrap_or(""))
+                .or_default() += 1;
+        }
+    }
+    if reasons.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## Unsupported (not judged)\n");
+    for (reason, count) in reasons {
+        let _ = writeln!(out, "- {count} queries: {}", detail(reason));
+    }
+    let _ = writeln!(out);
+}
+
+/// The queries `outcomes` did not pass under `profile` (failed or no verdict), in corpus
+/// order; with `unless`, only those whose expectation differs from `unless`'s.
+fn not_passed<'r>(
+    report: &'r Report,
+    outcomes: &[Cell],
+    profile: &str,
+    unless: Option<&str>,
+) -> Vec<(&'r CaseEntry, &'r QueryEntry)> {
+    report
+        .queries()
+        .zip(outcomes)
+        .filter(|((_, q), _)| unless.is_none_or(|other| expect(q, other) != expect(q, profile)))
+        .filter(|((_, q), c)| passes(expect(q, profile), c) == Some(false))
+        .map(|(pair, _)| pair)
+        .collect()
+}
+
+/// One failing query after another, grouped by case (the body shown once per case).
+fn failures(
+    out: &mut String,
+    list: &[(&CaseEntry, &QueryEntry)],
+    outcomes: &[Cell],
+    reference: Option<&Vec<Cell>>,
+    profile: &str,
+) {
+    let mut previous: Option<&str> = None;
+    for (case, query) in list {
+        if previous != Some(case.id.as_str()) {
+            previous = Some(case.id.as_str());
+            let _ = writeln!(out, "### {}: {}\n", code(&case.id), text(&case.title));
+            let _ = writeln!(
+                out,
+                "{}:{} (`reptest corpus show {}` prints it)\n",
+                code(&case.file),
+                case.line,
+                text(&case.id)
+            );
+            if let Some(fetch) = &case.fetch {
+                let _ = writeln!(out, "Fetch: {}\n", text(fetch));
+            }
+            let _ = writeln!(out, "{}\n", fenced(&case.body));
+        }
+        let _ = writeln!(
+            out,
+            "#### {} ({}:{})\n",
+            code(&query.id),
+            text(&case.file),
+            query.line
+        );
+        let _ = writeln!(
+            out,
+            "- level {}, requirements {}",
+            text(&query.level),
+            query
+                .requirements
+                .iter()
+                .map(|r| code(r))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let _ = writeln!(out, "- agent {}", code(&query.agent));
+        let _ = writeln!(out, "- URL {}", code(&query.url));
+        let _ = write!(
+            out,
+            "- expected **{}** under `{}`",
+            text(expect(query, profile)),
+            text(profile)
+        );
+        if profile != "rfc9309" {
+            let _ = write!(out, " (`rfc9309`: {})", text(expect(query, "rfc9309")));
+        }
+        let _ = writeln!(out);
+        let got = outcomes.get(query.index);
+        let _ = writeln!(out, "- got **{}**", got.map_or("—".into(), describe));
+        if let Some(theirs) = reference.and_then(|r| r.get(query.index)) {
+            let _ = writeln!(
+                out,
+                "- the reference (the RFC's choices): {}",
+                describe(theirs)
+            );
+        }
+        let _ = writeln!(out, "- why: {}", text(&query.why));
+        if let Some(triage) = &query.triage {
+            let _ = writeln!(out, "- triage: {}", text(triage));
+        }
+        let _ = writeln!(out);
+    }
+}
+
+/// `word (line N): detail`.
+fn describe(cell: &Cell) -> String {
+    let mut out = text(&cell.word);
+    if let Some(line) = cell.line {
+        let _ = write!(out, " (line {line})");
+    }
+    if let Some(d) = &cell.detail {
+        let _ = write!(out, ": {}", detail(d));
+    }
+    out
+}
+
+/// An error detail on one line, cut to [`DETAIL_LIMIT`] characters, as a code span.
+fn detail(text: &str) -> String {
+    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let cut: String = one_line.chars().take(DETAIL_LIMIT).collect();
+    if cut.len() < one_line.len() {
+        format!("{} …", code(&cut))
+    } else {
+        code(&cut)
+    }
+}
+
+/// Text outside code spans with Markdown's punctuation escaped, balanced code spans kept
+/// as written, line breaks as spaces.
+pub fn text(input: &str) -> String {
+    let input = input.replace(['\r', '\n'], " ");
+    let bytes = input.as_bytes();
+    let mut out = String::with_capacity(input.len() + 8);
+    let mut i = 0;
+    while i < input.len() {
+        let c = input[i..].chars().next().unwrap_or(' ');
+        if c == '`' {
+            let run = bytes[i..].iter().take_while(|b| **b == b'`').count();
+            // A closing run of exactly the same length keeps the span.
+            let mut j = i + run;
+            let mut close = None;
+            while j < bytes.len() {
+                if bytes[j] == b'`' {
+                    let other = bytes[j..].iter().take_while(|b| **b == b'`').count();
+                    if other == run {
+                        close = Some(j);
+                        break;
+                    }
+                    j += other;
+                } else {
+                    j += 1;
+                }
+            }
+            match close {
+                Some(j) => {
+                    out.push_str(&input[i..j + run]);
+                    i = j + run;
+                }
+                None => {
+                    for _ in 0..run {
+                        out.push_str("\\`");
+                    }
+                    i += run;
+                }
+            }
+            continue;
+        }
+        if matches!(
+            c,
+            '\\' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '#'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// [`text`] for a table cell: `|` escaped inside code spans too.
+fn cell(input: &str) -> String {
+    text(input).replace("\\|", "|").replace('|', "\\|")
+}
+
+/// `input` as an inline code span in visible-character notation, on one line, with a
+/// backtick fence longer than any run inside; `(empty)` for the empty string.
+pub fn code(input: &str) -> String {
+    if input.is_empty() {
+        return "(empty)".into();
+    }
+    let visible = reptest_core::visible::render(input.as_bytes()).replace('\n', "");
+    let fence = "`".repeat(longest_run(&visible, '`') + 1);
+    let pad = if visible.starts_with(['`', ' ']) || visible.ends_with(['`', ' ']) {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{visible}{pad}{fence}")
+}
+
+/// [`code`] for a table cell: `|` escaped (GFM tables split on it even in code spans).
+fn code_cell(input: &str) -> String {
+    code(input).replace('|', "\\|")
+}
+
+/// The longest run of `c` in `text`.
+fn longest_run(text: &str, c: char) -> usize {
+    let (mut longest, mut run) = (0, 0);
+    for x in text.chars() {
+        if x == c {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    longest
+}
+
+/// A body (already in visible notation) as a fenced block whose fence is longer than any
+/// backtick run inside; a long body is shown as its head and tail.
+pub fn fenced(body: &str) -> String {
+    let shown = if body.len() > BODY_LIMIT {
+        let head: String = body.chars().take(1024).collect();
+        let tail_chars = body.chars().count().saturating_sub(512);
+        let tail: String = body.chars().skip(tail_chars.max(1024)).collect();
+        format!(
+            "{head}\n[... {} characters in all; `reptest corpus show` prints every byte ...]\n{tail}",
+            body.chars().count()
+        )
+    } else {
+        body.to_string()
+    };
+    let shown = shown.strip_suffix('\n').unwrap_or(&shown);
+    let fence = "`".repeat(longest_run(shown, '`').max(2) + 1);
+    format!("{fence}text\n{shown}\n{fence}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_escapes_outside_code_spans() {
+        assert_eq!(text("a `*` b*c | d"), "a `*` b\\*c \\| d");
+        assert_eq!(text("odd ` tick"), "odd \\` tick");
+        assert_eq!(text("two\nlines"), "two lines");
+        assert_eq!(cell("a `x|y` b|c"), "a `x\\|y` b\\|c");
+    }
+
+    #[test]
+    fn code_spans_outgrow_backtick_runs() {
+        assert_eq!(code("/a"), "`/a`");
+        assert_eq!(code("a``b"), "```a``b```");
+        assert_eq!(code("`x"), "`` `x ``");
+        assert_eq!(code(""), "(empty)");
+        assert_eq!(code("a\tb"), "`a→b`");
+        assert_eq!(code_cell("a|b"), "`a\\|b`");
+    }
+
+    #[test]
+    fn fences_outgrow_backtick_runs() {
+        assert_eq!(fenced("a↵\n"), "```text\na↵\n```");
+        assert_eq!(fenced("````x"), "`````text\n````x\n`````");
+        let long = "é".repeat(5000);
+        let shown = fenced(&long);
+        assert!(shown.contains("5000 characters in all"));
+        assert!(shown.len() < 8000);
+    }
+}

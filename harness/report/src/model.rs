@@ -1,0 +1,542 @@
+//! The report model (also the JSON report's schema).
+
+use reptest_core::runner::Run;
+use reptest_core::score::{judge, summarize, Summary, Tally};
+use reptest_core::{ImplInfo, Outcome};
+use reptest_corpus::{Corpus, Expect, PROFILES};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The version of the report format ([`Report::format`]); bumped on incompatible changes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A whole run: what ran, on what, what each implementation answered, and the scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// [`FORMAT_VERSION`].
+    pub format: u32,
+    /// Versions, corpus fingerprint, date.
+    pub meta: Meta,
+    /// The implementations, in run order (columns of [`Report::outcomes`]).
+    pub implementations: Vec<ImplEntry>,
+    /// The requirement index the corpus cites.
+    pub requirements: Vec<RequirementEntry>,
+    /// The cases, in corpus order; their queries in order make the rows of the matrix.
+    pub cases: Vec<CaseEntry>,
+    /// `outcomes[i][q]`: implementation `i`, query `q` (global index, corpus order).
+    pub outcomes: Vec<Vec<Cell>>,
+    /// Scores per implementation, in [`Report::implementations`] order.
+    pub scores: Vec<ImplScore>,
+    /// Scores per requirement ID, in index order.
+    pub per_requirement: Vec<RequirementScore>,
+    /// Pairwise agreement between implementations.
+    pub agreement: Agreement,
+}
+
+/// What produced the report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Meta {
+    /// reptest's version.
+    pub reptest_version: String,
+    /// The corpus fingerprint ([`reptest_corpus::Corpus::fingerprint`]), so two reports
+    /// can be told to come from the same corpus.
+    pub corpus_fingerprint: String,
+    /// Cases in the corpus.
+    pub cases: usize,
+    /// Queries in the corpus.
+    pub queries: usize,
+    /// The profiles the expectations are given for.
+    pub profiles: Vec<String>,
+    /// When the run was made (RFC 3339, UTC); not used by the Markdown rendering.
+    pub generated_at: String,
+    /// Fuzzing campaign seeds the findings cases came from (named in their `why`).
+    pub seeds: Vec<u64>,
+}
+
+/// One implementation that ran.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImplEntry {
+    /// Its name (`reptest impls`).
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// Its language.
+    pub language: String,
+    /// Takes absolute URLs (else paths only).
+    pub full_urls: bool,
+    /// Takes fetch outcomes (RFC 9309 §2.3.1).
+    pub fetch_outcomes: bool,
+    /// Reports the deciding line.
+    pub reports_line: bool,
+    /// Wall time for the whole corpus, in seconds.
+    pub seconds: f64,
+}
+
+/// One requirement of the index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RequirementEntry {
+    /// Its stable ID.
+    pub id: String,
+    /// `MUST`, `SHOULD`, `MAY`, ...
+    pub level: String,
+    /// The RFC section.
+    pub section: String,
+    /// The requirement's text.
+    pub text: String,
+}
+
+/// One corpus case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseEntry {
+    /// The case id.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// The case file, relative to the repository (`corpus/rfc/x.toml`) when it is below
+    /// the corpus folder's parent, else as given.
+    pub file: String,
+    /// The 1-based line of the case in its file.
+    pub line: usize,
+    /// The dimensions it exercises.
+    pub dimensions: Vec<String>,
+    /// The body in visible-character notation ([`reptest_core::visible::render`]).
+    pub body: String,
+    /// The fetch outcome it describes, if any (RFC 9309 §2.3.1), in words.
+    pub fetch: Option<String>,
+    /// Its queries.
+    pub queries: Vec<QueryEntry>,
+}
+
+/// One query of a case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryEntry {
+    /// The query id (`case/N`).
+    pub id: String,
+    /// Its global index (row of the matrix).
+    pub index: usize,
+    /// The product token.
+    pub agent: String,
+    /// The URL.
+    pub url: String,
+    /// `MUST`, `SHOULD` or `MAY`.
+    pub level: String,
+    /// The requirement IDs it cites.
+    pub requirements: Vec<String>,
+    /// Profile name to expected verdict (`allowed`, `disallowed`, `either`), every profile.
+    pub expect: BTreeMap<String, String>,
+    /// Why (the RFC argument).
+    pub why: String,
+    /// Open question, when marked for triage.
+    pub triage: Option<String>,
+    /// A fuzzing finding awaiting its RFC verdict: recorded answers, not judged in pass
+    /// rates ([`reptest_corpus::Query::is_undecided_finding`]).
+    #[serde(default)]
+    pub finding: bool,
+    /// The 1-based line of the query in its file.
+    pub line: usize,
+}
+
+/// One outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cell {
+    /// `allowed`, `disallowed`, `unsupported`, `error`, `timeout` or `crash`.
+    pub word: String,
+    /// The deciding line, when reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The message of an error, crash or unsupported outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+impl From<&Outcome> for Cell {
+    fn from(outcome: &Outcome) -> Cell {
+        let (line, detail) = match outcome {
+            Outcome::Verdict { line, .. } => (*line, None),
+            Outcome::Unsupported(why)
+            | Outcome::Error(why)
+            | Outcome::Crash(why)
+            | Outcome::Timeout(why) => (None, Some(why.clone())),
+        };
+        Cell {
+            word: outcome.word().to_string(),
+            line,
+            detail,
+        }
+    }
+}
+
+/// Judgement counts at one level.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct LevelTally {
+    /// Passed.
+    pub pass: usize,
+    /// Failed.
+    pub fail: usize,
+    /// Unsupported (not judged).
+    pub unsupported: usize,
+    /// Error, timeout or crash.
+    pub no_verdict: usize,
+    /// Pass rate in percent over the judged queries (100 when none).
+    pub pass_rate: f64,
+}
+
+impl From<Tally> for LevelTally {
+    fn from(t: Tally) -> LevelTally {
+        LevelTally {
+            pass: t.pass,
+            fail: t.fail,
+            unsupported: t.unsupported,
+            no_verdict: t.no_verdict,
+            pass_rate: t.pass_rate(),
+        }
+    }
+}
+
+/// How one implementation scored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImplScore {
+    /// The implementation.
+    pub name: String,
+    /// Profile to level (`MUST`, `SHOULD`, `MAY`) to tally (fuzzing findings awaiting
+    /// their verdict left out).
+    pub profiles: BTreeMap<String, BTreeMap<String, LevelTally>>,
+    /// The choices made where the RFC lets implementations choose (queries expecting
+    /// `either` under `rfc9309`): requirement ID to (allowed, disallowed) counts.
+    pub may_choices: BTreeMap<String, (usize, usize)>,
+    /// Queries where it gave the reference's verdict but named another deciding line
+    /// (only for implementations that report lines).
+    pub same_verdict_other_line: Vec<String>,
+}
+
+/// How the implementations did on the queries citing one requirement (under `rfc9309`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RequirementScore {
+    /// The requirement ID.
+    pub id: String,
+    /// Its level.
+    pub level: String,
+    /// Queries citing it.
+    pub queries: usize,
+    /// Per implementation (report order): (passed, judged).
+    pub per_impl: Vec<(usize, usize)>,
+}
+
+/// Pairwise agreement: over the queries both implementations gave a verdict for, how
+/// many verdicts were the same.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Agreement {
+    /// `same[a][b]`: queries where `a` and `b` gave the same verdict.
+    pub same: Vec<Vec<usize>>,
+    /// `both[a][b]`: queries where both gave a verdict.
+    pub both: Vec<Vec<usize>>,
+}
+
+impl Agreement {
+    /// The agreement rate of `a` and `b` in percent (`None` when no query has both).
+    pub fn rate(&self, a: usize, b: usize) -> Option<f64> {
+        let both = *self.both.get(a)?.get(b)?;
+        (both > 0).then(|| 100.0 * self.same[a][b] as f64 / both as f64)
+    }
+}
+
+impl Report {
+    /// Builds the report of `run` over `corpus` (loaded from `corpus_dir`);
+    /// `infos[i]` describes `run.implementations[i]`. `generated_at` is the date to
+    /// record (RFC 3339).
+    pub fn build(
+        corpus: &Corpus,
+        corpus_dir: &Path,
+        run: &Run,
+        infos: &[ImplInfo],
+        generated_at: &str,
+    ) -> Report {
+        let queries: Vec<_> = corpus.queries().collect();
+        let repo_root = corpus_dir.parent().unwrap_or(corpus_dir);
+        let mut seeds = Vec::new();
+        let mut index = 0;
+        let cases = corpus
+            .cases()
+            .iter()
+            .map(|case| {
+                let file = case
+                    .file
+                    .strip_prefix(repo_root)
+                    .unwrap_or(&case.file)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let entries = case
+                    .queries
+                    .iter()
+                    .map(|q| {
+                        if let Some(seed) = seed_of(&q.why) {
+                            if !seeds.contains(&seed) {
+                                seeds.push(seed);
+                            }
+                        }
+                        let entry = QueryEntry {
+                            id: q.id.clone(),
+                            index,
+                            agent: q.agent.clone(),
+                            url: q.url.clone(),
+                            level: q.level.as_str().to_string(),
+                            requirements: q.requirements.clone(),
+                            expect: PROFILES
+                                .iter()
+                                .map(|p| (p.to_string(), q.expect_for(p).as_str().to_string()))
+                                .collect(),
+                            why: q.why.clone(),
+                            triage: q.triage.clone(),
+                            finding: q.is_undecided_finding(),
+                            line: q.line,
+                        };
+                        index += 1;
+                        entry
+                    })
+                    .collect();
+                CaseEntry {
+                    id: case.id.clone(),
+                    title: case.title.clone(),
+                    file,
+                    line: case.line,
+                    dimensions: case
+                        .dimensions
+                        .iter()
+                        .map(|d| d.as_str().to_string())
+                        .collect(),
+                    body: reptest_core::visible::render(&case.body),
+                    fetch: case.fetch.as_ref().map(describe_fetch),
+                    queries: entries,
+                }
+            })
+            .collect();
+        seeds.sort_unstable();
+        let implementations = infos
+            .iter()
+            .zip(&run.elapsed)
+            .map(|(info, elapsed)| ImplEntry {
+                name: info.name.clone(),
+                version: info.version.clone(),
+                language: info.language.clone(),
+                full_urls: info.capabilities.full_urls,
+                fetch_outcomes: info.capabilities.fetch_outcomes,
+                reports_line: info.capabilities.reports_line,
+                seconds: elapsed.as_secs_f64(),
+            })
+            .collect::<Vec<_>>();
+        let reference = run.implementations.iter().position(|n| n == "reference");
+        // Every implementation judged under every profile, as `reptest run` judges it.
+        let summaries: Vec<Vec<Summary>> = PROFILES
+            .iter()
+            .map(|profile| summarize(corpus, run, profile))
+            .collect();
+        let scores = run
+            .implementations
+            .iter()
+            .zip(&run.outcomes)
+            .zip(infos)
+            .map(|((name, outcomes), info)| {
+                let profiles = PROFILES
+                    .iter()
+                    .zip(&summaries)
+                    .map(|(profile, summaries)| {
+                        let tallies = summaries
+                            .iter()
+                            .find(|summary| summary.name == *name)
+                            .map(|summary| {
+                                summary
+                                    .per_level
+                                    .iter()
+                                    .map(|(level, t)| {
+                                        (level.as_str().to_string(), LevelTally::from(*t))
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        (profile.to_string(), tallies)
+                    })
+                    .collect();
+                let mut may_choices: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+                for ((_, q), outcome) in queries.iter().zip(outcomes) {
+                    if q.expect_for("rfc9309") != Expect::Either || q.is_undecided_finding() {
+                        continue;
+                    }
+                    if let Some(allowed) = outcome.allowed() {
+                        for id in &q.requirements {
+                            let entry = may_choices.entry(id.clone()).or_default();
+                            if allowed {
+                                entry.0 += 1;
+                            } else {
+                                entry.1 += 1;
+                            }
+                        }
+                    }
+                }
+                let same_verdict_other_line = match reference {
+                    Some(r) if info.capabilities.reports_line && name != "reference" => queries
+                        .iter()
+                        .zip(outcomes.iter().zip(&run.outcomes[r]))
+                        .filter_map(|((_, q), (mine, theirs))| match (mine, theirs) {
+                            (
+                                Outcome::Verdict {
+                                    allowed: a,
+                                    line: Some(la),
+                                },
+                                Outcome::Verdict {
+                                    allowed: b,
+                                    line: Some(lb),
+                                },
+                            ) if a == b && la != lb => Some(q.id.clone()),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                ImplScore {
+                    name: name.clone(),
+                    profiles,
+                    may_choices,
+                    same_verdict_other_line,
+                }
+            })
+            .collect();
+        let per_requirement = corpus
+            .requirements()
+            .iter()
+            .map(|req| {
+                let citing: Vec<usize> = queries
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (_, q))| !q.is_undecided_finding())
+                    .filter(|(_, (_, q))| {
+                        q.requirements.iter().any(|id| {
+                            corpus.requirements().resolve(id).map(|r| r.id.as_str())
+                                == Some(req.id.as_str())
+                        })
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                let per_impl = run
+                    .outcomes
+                    .iter()
+                    .map(|outcomes| {
+                        let mut tally = Tally::default();
+                        for &i in &citing {
+                            tally.add(judge(queries[i].1.expect_for("rfc9309"), &outcomes[i]));
+                        }
+                        (tally.pass, tally.judged())
+                    })
+                    .collect();
+                RequirementScore {
+                    id: req.id.clone(),
+                    level: level_name(req.level),
+                    queries: citing.len(),
+                    per_impl,
+                }
+            })
+            .collect();
+        let n = run.outcomes.len();
+        let mut agreement = Agreement {
+            same: vec![vec![0; n]; n],
+            both: vec![vec![0; n]; n],
+        };
+        for a in 0..n {
+            for b in 0..n {
+                for (x, y) in run.outcomes[a].iter().zip(&run.outcomes[b]) {
+                    if let (Some(x), Some(y)) = (x.allowed(), y.allowed()) {
+                        agreement.both[a][b] += 1;
+                        if x == y {
+                            agreement.same[a][b] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        Report {
+            format: FORMAT_VERSION,
+            meta: Meta {
+                reptest_version: env!("CARGO_PKG_VERSION").to_string(),
+                corpus_fingerprint: corpus.fingerprint(),
+                cases: corpus.cases().len(),
+                queries: queries.len(),
+                profiles: PROFILES.iter().map(|p| p.to_string()).collect(),
+                generated_at: generated_at.to_string(),
+                seeds,
+            },
+            implementations,
+            requirements: corpus
+                .requirements()
+                .iter()
+                .map(|r| RequirementEntry {
+                    id: r.id.clone(),
+                    level: level_name(r.level),
+                    section: r.section.clone(),
+                    text: r.text.clone(),
+                })
+                .collect(),
+            cases,
+            outcomes: run
+                .outcomes
+                .iter()
+                .map(|column| column.iter().map(Cell::from).collect())
+                .collect(),
+            scores,
+            per_requirement,
+            agreement,
+        }
+    }
+
+    /// Every query in matrix-row order, with its case.
+    pub fn queries(&self) -> impl Iterator<Item = (&CaseEntry, &QueryEntry)> {
+        self.cases
+            .iter()
+            .flat_map(|case| case.queries.iter().map(move |query| (case, query)))
+    }
+
+    /// The column of implementation `name`.
+    pub fn implementation(&self, name: &str) -> Option<usize> {
+        self.implementations.iter().position(|i| i.name == name)
+    }
+}
+
+/// The campaign seed named in a finding's `why` (`fuzzing campaign `x`, seed 7, ...`).
+fn seed_of(why: &str) -> Option<u64> {
+    let at = why.find("fuzzing campaign")?;
+    let rest = &why[at..];
+    let at = rest.find("seed ")?;
+    let digits: String = rest[at + 5..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+fn describe_fetch(fetch: &reptest_corpus::Fetch) -> String {
+    let mut parts = Vec::new();
+    if let Some(status) = fetch.status {
+        parts.push(format!("HTTP {status}"));
+    }
+    if fetch.network_error {
+        parts.push("network error".to_string());
+    }
+    if fetch.redirects > 0 {
+        parts.push(format!("{} redirect(s)", fetch.redirects));
+    }
+    if let Some(cache) = &fetch.cache {
+        parts.push(format!(
+            "cached copy {} h old: {}",
+            cache.age_hours,
+            reptest_core::visible::render(&cache.body)
+        ));
+    }
+    parts.join(", ")
+}
+
+/// `MUST`, `SHOULD`, `MAY`, or `PROFILE` for widely deployed behaviour outside the RFC.
+fn level_name(level: reptest_corpus::RequirementLevel) -> String {
+    match level {
+        reptest_corpus::RequirementLevel::Rfc(level) => level.as_str().to_string(),
+        reptest_corpus::RequirementLevel::Profile => "PROFILE".to_string(),
+    }
+}
