@@ -20,6 +20,39 @@
 //! In every case the fragment (from the first `#`) is dropped.
 
 use memchr::memchr;
+use std::borrow::Cow;
+
+/// The path and query of `url` that rules are matched against (RFC 9309 §2.2.2): no
+/// scheme, authority or fragment, always starting with `/` (see the module doc for every
+/// accepted form). The harness gives every implementation this same path, so that the
+/// harness itself never makes implementations disagree.
+///
+/// ```
+/// use reptest_reference::target_path;
+/// assert_eq!(target_path("https://example.com/a?b#c"), "/a?b");
+/// assert_eq!(target_path("urn:x/y"), "/x/y");
+/// assert_eq!(target_path("x/y"), "/x/y");
+/// assert_eq!(target_path("http://[::1]:8080"), "/");
+/// ```
+pub fn target_path(url: &str) -> Cow<'_, str> {
+    let (slash, rest) = path_and_query(url.as_bytes());
+    // `rest` is a sub-slice of `url` cut at ASCII bytes, so it is valid UTF-8.
+    let rest = std::str::from_utf8(rest).unwrap_or_default();
+    if slash {
+        Cow::Owned(format!("/{rest}"))
+    } else {
+        Cow::Borrowed(rest)
+    }
+}
+
+/// `scheme://authority` of `url` when it has one (`https://example.com` of
+/// `https://example.com/a`), else `None` (a path, `urn:x`, `x/y`).
+pub fn origin(url: &str) -> Option<&str> {
+    let colon = scheme_end(url.as_bytes())?;
+    let authority = url.get(colon + 1..)?.strip_prefix("//")?;
+    let end = authority.find(['/', '?', '#']).unwrap_or(authority.len());
+    Some(&url[..colon + 3 + end])
+}
 
 /// The path + query of `url`, and whether a `/` must be put in front of it
 /// (for an empty path or one that does not start with `/`).

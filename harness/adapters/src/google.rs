@@ -11,7 +11,7 @@
 //! whole body (Google has no parse-once API), and the deciding line is
 //! `RobotsMatcher::matching_line()` (none when no rule matched). Google's matcher takes
 //! the agent as given (it keeps the leading `[a-zA-Z_-]+`) and an absolute URL; a
-//! path-only URL is given the origin `https://example.com`.
+//! path-only URL is given the origin `https://example.com` (`reptest_core::url`).
 
 use reptest_core::{Availability, Capabilities, CaseInput, ImplInfo, Implementation, Outcome};
 use std::borrow::Cow;
@@ -21,9 +21,6 @@ use std::borrow::Cow;
 /// `cfg(reptest_google)` exists, and would drop a bridge carrying that cfg.)
 #[cfg(reptest_google)]
 mod ffi;
-
-/// The origin given to path-only query URLs.
-const ORIGIN: &str = "https://example.com";
 
 /// Google's robotstxt, or its absence.
 pub struct Google {
@@ -69,17 +66,11 @@ fn version() -> String {
     "not installed".into()
 }
 
-/// The URL Google's matcher is given: absolute URLs as they are, a path (or anything
-/// else without `://`) after [`ORIGIN`].
+/// The URL Google's matcher is given: absolute URLs as they are, anything else as the
+/// path the reference matches under [`reptest_core::url::DEFAULT_ORIGIN`].
 #[cfg_attr(not(reptest_google), allow(dead_code))]
 fn absolute_url(url: &str) -> Cow<'_, str> {
-    if url.contains("://") {
-        Cow::Borrowed(url)
-    } else if url.starts_with('/') {
-        Cow::Owned(format!("{ORIGIN}{url}"))
-    } else {
-        Cow::Owned(format!("{ORIGIN}/{url}"))
-    }
+    reptest_core::url::QueryUrl::new(url).absolute()
 }
 
 /// One query through Google's matcher.

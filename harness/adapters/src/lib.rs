@@ -22,35 +22,132 @@ pub mod external;
 mod google;
 mod reference;
 
-pub use crates::{query_timeout, set_limits, stuck_limit, MAX_STUCK, QUERY_TIMEOUT};
+pub use crates::{Limits, MAX_STUCK, QUERY_TIMEOUT};
 pub use google::Google;
 pub use reference::Reference;
 
 use reptest_core::{Availability, Implementation};
 
-/// Every implementation reptest knows, available or not.
-pub fn all() -> Vec<Box<dyn Implementation>> {
-    #[allow(unused_mut)]
-    let mut all = in_process();
-    // External adapters last (harness/external/*/adapters.toml, REPTEST_ADAPTERS).
-    #[cfg(feature = "external")]
-    all.extend(external::all());
-    all
+/// Settings a [`Registry`] hands to the adapters it makes. They are never process-wide,
+/// so two registries (two tests, a site server and a run) never see each other's.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The limits of the in-process crate adapters.
+    pub crate_limits: Limits,
+    /// Take external adapters' handshakes from the on-disk cache when still valid,
+    /// instead of starting them (`reptest impls`; see [`external::cache`]).
+    pub cached_handshakes: bool,
 }
 
-/// Every implementation that runs in this process, available or not: the reference,
-/// Google's library (through cxx) and the robots.txt crates from crates.io
-/// (src/crates/), in registry order.
+/// The implementations reptest knows, made under one [`Options`] value. Their external
+/// adapters share one handshake cache, so asking twice starts nothing twice.
+///
+/// ```
+/// use reptest_adapters::{Options, Registry};
+/// let registry = Registry::new(Options::default());
+/// assert_eq!(registry.names()[0], "reference");
+/// ```
+#[derive(Debug, Default)]
+pub struct Registry {
+    options: Options,
+    #[cfg(feature = "external")]
+    handshakes: std::sync::Arc<external::Handshakes>,
+}
+
+impl Registry {
+    /// A registry making its adapters under `options`.
+    pub fn new(options: Options) -> Registry {
+        Registry {
+            #[cfg(feature = "external")]
+            handshakes: std::sync::Arc::new(external::Handshakes::new(options.cached_handshakes)),
+            options,
+        }
+    }
+
+    /// Every implementation reptest knows, available or not.
+    pub fn all(&self) -> Vec<Box<dyn Implementation>> {
+        #[allow(unused_mut)]
+        let mut all = self.in_process();
+        // External adapters last (harness/external/*/adapters.toml, REPTEST_ADAPTERS).
+        #[cfg(feature = "external")]
+        all.extend(external::all_with(&self.handshakes));
+        all
+    }
+
+    /// Every implementation that runs in this process, available or not: the reference,
+    /// Google's library (through cxx) and the robots.txt crates from crates.io
+    /// (src/crates/), in registry order.
+    pub fn in_process(&self) -> Vec<Box<dyn Implementation>> {
+        let mut all: Vec<Box<dyn Implementation>> =
+            vec![Box::new(Reference::rfc9309()), Box::new(Google::new())];
+        all.extend(crates::all(self.options.crate_limits));
+        all
+    }
+
+    /// The names of every implementation, in registry order.
+    pub fn names(&self) -> Vec<String> {
+        self.all().iter().map(|i| i.name().to_string()).collect()
+    }
+
+    /// The one implementation named, when it is known and available; errors as
+    /// [`Registry::select`].
+    pub fn one(&self, name: &str) -> Result<Box<dyn Implementation>, String> {
+        self.select(&[name])?
+            .pop()
+            .ok_or_else(|| format!("no implementation `{name}`"))
+    }
+
+    /// The implementations named, in the order given; `all` names every available one.
+    /// An unknown or unavailable name is an error that says what is known, or how to fix
+    /// it.
+    pub fn select<S: AsRef<str>>(
+        &self,
+        names: &[S],
+    ) -> Result<Vec<Box<dyn Implementation>>, String> {
+        let mut known = self.all();
+        if names.iter().any(|n| n.as_ref() == "all") {
+            let available = availabilities(&known);
+            let mut available = available.iter();
+            known.retain(|_| available.next() == Some(&Availability::Available));
+            return Ok(known);
+        }
+        let mut chosen: Vec<Box<dyn Implementation>> = Vec::new();
+        for name in names {
+            let name = name.as_ref();
+            let Some(at) = known.iter().position(|i| i.name() == name) else {
+                if chosen.iter().any(|i| i.name() == name) {
+                    continue;
+                }
+                return Err(format!(
+                    "unknown implementation `{name}` (known: {})",
+                    self.names().join(", ")
+                ));
+            };
+            let implementation = known.remove(at);
+            if let Availability::Unavailable { why, fix } = implementation.availability() {
+                return Err(format!(
+                    "implementation `{name}` is unavailable: {why}\n  fix: {fix}"
+                ));
+            }
+            chosen.push(implementation);
+        }
+        Ok(chosen)
+    }
+}
+
+/// Every implementation reptest knows, available or not, under default [`Options`].
+pub fn all() -> Vec<Box<dyn Implementation>> {
+    Registry::default().all()
+}
+
+/// Every in-process implementation, available or not, under default [`Options`].
 pub fn in_process() -> Vec<Box<dyn Implementation>> {
-    let mut all: Vec<Box<dyn Implementation>> =
-        vec![Box::new(Reference::rfc9309()), Box::new(Google::new())];
-    all.extend(crates::all());
-    all
+    Registry::default().in_process()
 }
 
 /// The names of every implementation, in registry order.
 pub fn names() -> Vec<String> {
-    all().iter().map(|i| i.name().to_string()).collect()
+    Registry::default().names()
 }
 
 /// The availability of each implementation, found concurrently (external adapters are
@@ -74,42 +171,46 @@ pub fn availabilities(implementations: &[Box<dyn Implementation>]) -> Vec<Availa
     })
 }
 
-/// The one implementation named, when it is known and available; errors as [`select`].
+/// [`Registry::one`] under default [`Options`].
 pub fn one(name: &str) -> Result<Box<dyn Implementation>, String> {
-    select(&[name])?
-        .pop()
-        .ok_or_else(|| format!("no implementation `{name}`"))
+    Registry::default().one(name)
 }
 
-/// The implementations named, in the order given; `all` names every available one.
-/// An unknown or unavailable name is an error that says what is known, or how to fix it.
+/// [`Registry::select`] under default [`Options`].
 pub fn select<S: AsRef<str>>(names: &[S]) -> Result<Vec<Box<dyn Implementation>>, String> {
-    let mut known = all();
-    if names.iter().any(|n| n.as_ref() == "all") {
-        let available = availabilities(&known);
-        let mut available = available.iter();
-        known.retain(|_| available.next() == Some(&Availability::Available));
-        return Ok(known);
-    }
-    let mut chosen: Vec<Box<dyn Implementation>> = Vec::new();
-    for name in names {
-        let name = name.as_ref();
-        let Some(at) = known.iter().position(|i| i.name() == name) else {
-            if chosen.iter().any(|i| i.name() == name) {
-                continue;
-            }
-            return Err(format!(
-                "unknown implementation `{name}` (known: {})",
-                self::names().join(", ")
-            ));
+    Registry::default().select(names)
+}
+
+#[cfg(all(test, feature = "crates"))]
+mod tests {
+    use super::*;
+    use reptest_core::{CaseInput, QueryInput};
+    use std::time::Duration;
+
+    /// One registry's limits never reach another's adapters (they were process-wide
+    /// statics once: a campaign's short timeout leaked into every later run).
+    #[test]
+    fn options_belong_to_their_registry() {
+        let default = Registry::default().one("rust-robotxt").unwrap();
+        let hurried = Registry::new(Options {
+            crate_limits: Limits {
+                timeout: Duration::from_nanos(1),
+                max_stuck: 100,
+            },
+            ..Options::default()
+        })
+        .one("rust-robotxt")
+        .unwrap();
+        let case = CaseInput {
+            robots: b"User-agent: *\nDisallow: /private\n",
+            fetch: None,
+            queries: &[QueryInput {
+                agent: "bot",
+                url: "https://example.com/private",
+            }],
         };
-        let implementation = known.remove(at);
-        if let Availability::Unavailable { why, fix } = implementation.availability() {
-            return Err(format!(
-                "implementation `{name}` is unavailable: {why}\n  fix: {fix}"
-            ));
-        }
-        chosen.push(implementation);
+        // The hurried one most likely times out; whatever it does, the other is unchanged.
+        let _ = hurried.evaluate(&case);
+        assert_eq!(default.evaluate(&case)[0].allowed(), Some(false));
     }
-    Ok(chosen)
 }

@@ -47,6 +47,7 @@ pub mod markup;
 pub mod runner;
 pub mod score;
 pub mod shutdown;
+pub mod url;
 pub mod visible;
 
 pub use implementation::{

@@ -10,7 +10,7 @@
 //!
 //! - name, version, language (`Rust`) and capabilities;
 //! - the URL in the form each library takes ([`Query`]): as given, absolute (a bare path
-//!   is put under [`DEFAULT_ORIGIN`]), path and query only, or the robots.txt URL of its
+//!   is put under [`reptest_core::url::DEFAULT_ORIGIN`]), path and query only, or the robots.txt URL of its
 //!   origin;
 //! - the body as bytes, or lossily decoded as UTF-8 for libraries that take `&str`
 //!   ([`Body`]), as a crawler reading it with `String::from_utf8_lossy` would (RFC 9309
@@ -20,9 +20,9 @@
 //!   stderr; an error the library returns becomes `Outcome::Error` too;
 //! - blowups: each case runs on a pooled worker thread (one pool per adapter, grown
 //!   on demand, so no thread is started per case) and a query that takes longer than
-//!   [`query_timeout`] is `Outcome::Timeout`. A thread cannot be killed, so a timed-out
+//!   [`Limits::timeout`] is `Outcome::Timeout`. A thread cannot be killed, so a timed-out
 //!   worker is left running, at the lowest scheduling priority, and leaves the pool when
-//!   it finishes; while [`stuck_limit`] of one adapter's workers are still running, its
+//!   it finishes; while [`Limits::max_stuck`] of one adapter's workers are still running, its
 //!   further cases are not run (`Outcome::Error`), so no more threads pile up.
 
 // Without the `crates` feature the registry lists no crate; the shared adapter code stays
@@ -49,16 +49,16 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Once};
 use std::time::Duration;
 use workers::{Job, Workers};
 
 /// Every crate adapter, in registry order.
-pub fn all() -> Vec<Box<dyn Implementation>> {
+pub fn all(limits: Limits) -> Vec<Box<dyn Implementation>> {
     adapters()
         .into_iter()
-        .map(|adapter| Box::new(adapter) as Box<dyn Implementation>)
+        .map(|adapter| Box::new(adapter.with_limits(limits)) as Box<dyn Implementation>)
         .collect()
 }
 
@@ -79,8 +79,7 @@ fn adapters() -> Vec<CrateAdapter> {
     Vec::new()
 }
 
-/// The origin a bare path is put under for libraries that want an absolute URL.
-pub const DEFAULT_ORIGIN: &str = "https://example.com";
+use reptest_core::url::QueryUrl;
 
 /// How long one query may take (the first one includes parsing) before it is
 /// `Outcome::Timeout`. It is there to stop loops and blowups, not to judge speed: the
@@ -90,34 +89,29 @@ pub const DEFAULT_ORIGIN: &str = "https://example.com";
 pub const QUERY_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// How many timed-out workers of one adapter may still be running before its further
-/// cases are refused rather than started (unless changed with [`set_limits`]).
+/// cases are refused rather than started, by default.
 pub const MAX_STUCK: usize = 2;
 
-static TIMEOUT_MILLIS: AtomicU64 = AtomicU64::new(QUERY_TIMEOUT.as_millis() as u64);
-static STUCK_LIMIT: AtomicUsize = AtomicUsize::new(MAX_STUCK);
-
-/// The per-query timeout of every crate adapter in this process ([`QUERY_TIMEOUT`] unless
-/// changed with [`set_limits`]).
-pub fn query_timeout() -> Duration {
-    Duration::from_millis(TIMEOUT_MILLIS.load(Ordering::Relaxed))
+/// The limits every crate adapter of one registry runs under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// How long one query may take ([`QUERY_TIMEOUT`] by default).
+    pub timeout: Duration,
+    /// How many timed-out workers of one adapter may run on before its further cases are
+    /// refused ([`MAX_STUCK`] by default). A fuzzing campaign uses a short timeout and a
+    /// higher limit: one pathological input then costs a fraction of a second, and a
+    /// library stuck on a few inputs still answers the others (its stuck workers run at
+    /// the lowest priority).
+    pub max_stuck: usize,
 }
 
-/// How many timed-out workers of one adapter may run on ([`MAX_STUCK`] unless changed
-/// with [`set_limits`]).
-pub fn stuck_limit() -> usize {
-    STUCK_LIMIT.load(Ordering::Relaxed)
-}
-
-/// Changes the per-query timeout and the stuck-worker limit of every crate adapter in
-/// this process. A fuzzing campaign uses a short timeout and a higher limit: one
-/// pathological input then costs a fraction of a second, and a library stuck on a few
-/// inputs still answers the others (its stuck workers run at the lowest priority).
-pub fn set_limits(timeout: Duration, stuck: usize) {
-    let millis = u64::try_from(timeout.as_millis())
-        .unwrap_or(u64::MAX)
-        .max(1);
-    TIMEOUT_MILLIS.store(millis, Ordering::Relaxed);
-    STUCK_LIMIT.store(stuck.max(1), Ordering::Relaxed);
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            timeout: QUERY_TIMEOUT,
+            max_stuck: MAX_STUCK,
+        }
+    }
 }
 
 /// The body of one case as a library takes it.
@@ -139,67 +133,29 @@ pub(crate) struct Query<'q> {
 }
 
 impl<'q> Query<'q> {
-    /// The URL split into `scheme://authority` (`None` unless absolute) and the rest
-    /// (path, query and fragment).
-    fn split(&self) -> (Option<&'q str>, &'q str) {
-        let url = self.url;
-        let scheme_end = url
-            .find(':')
-            .filter(|&i| {
-                let scheme = url.as_bytes();
-                i > 0
-                    && scheme[0].is_ascii_alphabetic()
-                    && scheme[1..i]
-                        .iter()
-                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-            })
-            .filter(|&i| url[i + 1..].starts_with("//"));
-        match scheme_end {
-            Some(colon) => {
-                let authority = colon + 3;
-                let end = url[authority..]
-                    .find(['/', '?', '#'])
-                    .map_or(url.len(), |i| authority + i);
-                (Some(&url[..end]), &url[end..])
-            }
-            None => (None, url),
-        }
+    /// The URL, in every form a library may take ([`QueryUrl`]).
+    fn url(&self) -> QueryUrl<'q> {
+        QueryUrl::new(self.url)
     }
 
     /// Whether the URL is absolute (`scheme://...`).
     pub fn is_absolute(&self) -> bool {
-        self.split().0.is_some()
+        self.url().is_absolute()
     }
 
-    /// `scheme://authority` of the URL, or [`DEFAULT_ORIGIN`] for a bare path.
-    pub fn origin(&self) -> &'q str {
-        self.split().0.unwrap_or(DEFAULT_ORIGIN)
-    }
-
-    /// The path and query, without the fragment; `/` when empty, and a `/` is put in
-    /// front of anything else that does not start with one.
+    /// The path and query the reference matches (no fragment, always starting with `/`).
     pub fn path(&self) -> Cow<'q, str> {
-        let rest = self.split().1;
-        let rest = rest.find('#').map_or(rest, |i| &rest[..i]);
-        if rest.starts_with('/') {
-            Cow::Borrowed(rest)
-        } else {
-            Cow::Owned(format!("/{rest}"))
-        }
+        self.url().path()
     }
 
-    /// The URL as given when absolute, else the path under [`DEFAULT_ORIGIN`].
+    /// The URL as given when absolute, else the path under [`reptest_core::url::DEFAULT_ORIGIN`].
     pub fn absolute(&self) -> Cow<'q, str> {
-        if self.is_absolute() {
-            Cow::Borrowed(self.url)
-        } else {
-            Cow::Owned(format!("{DEFAULT_ORIGIN}{}", self.path()))
-        }
+        self.url().absolute()
     }
 
     /// The robots.txt URL of the query URL's origin.
     pub fn robots_url(&self) -> String {
-        format!("{}/robots.txt", self.origin())
+        self.url().robots_url()
     }
 }
 
@@ -216,10 +172,7 @@ pub struct CrateAdapter {
     /// The crates.io name, as in harness/adapters/Cargo.toml.
     krate: &'static str,
     prepare: Prepare,
-    /// `None`: [`query_timeout`].
-    timeout: Option<Duration>,
-    /// `None`: [`stuck_limit`].
-    max_stuck: Option<usize>,
+    limits: Limits,
     stuck: Arc<AtomicUsize>,
     workers: Arc<Workers>,
 }
@@ -246,21 +199,24 @@ impl CrateAdapter {
             },
             krate,
             prepare,
-            timeout: None,
-            max_stuck: None,
+            limits: Limits::default(),
             stuck: Arc::new(AtomicUsize::new(0)),
             workers: Workers::new(format!("reptest-{krate}")),
         }
     }
 
+    /// The same adapter under `limits`.
+    fn with_limits(self, limits: Limits) -> CrateAdapter {
+        CrateAdapter { limits, ..self }
+    }
+
     /// The same adapter with another per-query timeout than [`QUERY_TIMEOUT`].
     #[cfg(test)]
     fn with_timeout(self, timeout: Duration) -> CrateAdapter {
-        CrateAdapter {
-            timeout: Some(timeout),
-            max_stuck: Some(MAX_STUCK),
-            ..self
-        }
+        self.with_limits(Limits {
+            timeout,
+            max_stuck: MAX_STUCK,
+        })
     }
 }
 
@@ -272,7 +228,7 @@ impl Implementation for CrateAdapter {
     fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
         let count = case.queries.len();
         let stuck = self.stuck.load(Ordering::SeqCst);
-        if stuck >= self.max_stuck.unwrap_or_else(stuck_limit) {
+        if stuck >= self.limits.max_stuck {
             let why = format!(
                 "not run: {stuck} timed-out cases of this library ({}) are still running",
                 self.krate
@@ -306,7 +262,7 @@ impl Implementation for CrateAdapter {
                 return vec![Outcome::Error(format!("cannot start a worker thread: {e}")); count]
             }
         };
-        let timeout = self.timeout.unwrap_or_else(query_timeout);
+        let timeout = self.limits.timeout;
         let mut outcomes = Vec::with_capacity(count);
         while outcomes.len() < count {
             match received.recv_timeout(timeout) {
@@ -438,39 +394,6 @@ mod tests {
     use super::*;
     use reptest_core::QueryInput;
     use std::thread;
-
-    fn q(url: &str) -> Query<'_> {
-        Query {
-            agent: "foobot",
-            url,
-        }
-    }
-
-    #[test]
-    fn url_forms() {
-        let abs = q("https://example.com:8443/a/b?c=d#frag");
-        assert!(abs.is_absolute());
-        assert_eq!(abs.origin(), "https://example.com:8443");
-        assert_eq!(abs.path(), "/a/b?c=d");
-        assert_eq!(abs.absolute(), "https://example.com:8443/a/b?c=d#frag");
-        assert_eq!(abs.robots_url(), "https://example.com:8443/robots.txt");
-
-        let bare = q("https://example.com?q=1");
-        assert_eq!(bare.origin(), "https://example.com");
-        assert_eq!(bare.path(), "/?q=1");
-        assert_eq!(q("https://example.com").path(), "/");
-
-        let path = q("/x/y?z#f");
-        assert!(!path.is_absolute());
-        assert_eq!(path.origin(), DEFAULT_ORIGIN);
-        assert_eq!(path.path(), "/x/y?z");
-        assert_eq!(path.absolute(), "https://example.com/x/y?z");
-        assert_eq!(path.robots_url(), "https://example.com/robots.txt");
-
-        assert_eq!(q("").path(), "/");
-        assert_eq!(q("a:b").path(), "/a:b");
-        assert_eq!(q("//h/p").path(), "//h/p");
-    }
 
     fn run(prepare: Prepare, robots: &[u8], urls: &[&str]) -> Vec<Outcome> {
         evaluate_urls(

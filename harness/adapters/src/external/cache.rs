@@ -1,9 +1,11 @@
 //! Handshake results, cached so listing implementations starts no process twice.
 //!
-//! - In memory, by command line: building the registry twice in one program run
-//!   (`impls::select`, then `impls::names` for an error message) handshakes once.
+//! A [`Handshakes`] value is shared by the adapters of one registry (never process-wide):
+//!
+//! - In memory, by command line: asking the registry twice (`select`, then `names` for
+//!   an error message) handshakes once.
 //! - On disk, `{state}/handshakes.json`: every successful handshake is written there;
-//!   it is read only when [`read_from_disk`] was switched on (by `reptest impls`), and an
+//!   it is read only when the registry's options say so (`reptest impls`), and an
 //!   entry counts only while its fingerprint holds: size and modification time of the
 //!   program, of every argument that is a file, of every file in the adapter's folder
 //!   (the adapter script and its pinned lock files), and of the places where the library
@@ -16,28 +18,44 @@ use super::protocol::Handshake;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::UNIX_EPOCH;
 
-static READ_DISK: AtomicBool = AtomicBool::new(false);
-
-/// Whether a handshake may be taken from `{state}/handshakes.json` instead of starting
-/// the adapter (off by default; `reptest impls` turns it on unless `--recheck`).
-pub fn read_from_disk(on: bool) {
-    READ_DISK.store(on, Ordering::Relaxed);
+/// The handshakes of one registry's adapters.
+#[derive(Debug, Default)]
+pub struct Handshakes {
+    /// Whether a handshake may be taken from `{state}/handshakes.json` instead of
+    /// starting the adapter (`reptest impls`, unless `--recheck`).
+    from_disk: bool,
+    memory: Mutex<HashMap<Vec<String>, Result<Handshake, String>>>,
 }
 
-type Memory = Mutex<HashMap<Vec<String>, Result<Handshake, String>>>;
+impl Handshakes {
+    /// An empty cache; `from_disk`: valid entries of `{state}/handshakes.json` are used.
+    pub fn new(from_disk: bool) -> Handshakes {
+        Handshakes {
+            from_disk,
+            memory: Mutex::default(),
+        }
+    }
 
-/// The handshake of `spec`'s command: from memory, else from disk (when allowed and
-/// still valid), else by calling `start`; a successful result is stored in both.
-pub(crate) fn handshake(
+    /// The handshake of `spec`'s command: from memory, else from disk (when allowed and
+    /// still valid), else by calling `start`; a successful result is stored in both.
+    pub(crate) fn handshake(
+        &self,
+        spec: &AdapterSpec,
+        start: impl FnOnce() -> Result<Handshake, String>,
+    ) -> Result<Handshake, String> {
+        handshake(self, spec, start)
+    }
+}
+
+fn handshake(
+    cache: &Handshakes,
     spec: &AdapterSpec,
     start: impl FnOnce() -> Result<Handshake, String>,
 ) -> Result<Handshake, String> {
-    static MEMORY: OnceLock<Memory> = OnceLock::new();
-    let memory = MEMORY.get_or_init(Default::default);
+    let memory = &cache.memory;
     let known = memory
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -47,8 +65,8 @@ pub(crate) fn handshake(
         return known;
     }
     let fingerprint = fingerprint(spec);
-    let from_disk = READ_DISK
-        .load(Ordering::Relaxed)
+    let from_disk = cache
+        .from_disk
         .then(|| disk_lookup(&spec.command, &fingerprint))
         .flatten();
     let result = match from_disk {

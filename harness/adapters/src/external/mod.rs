@@ -18,31 +18,44 @@ mod pool;
 mod process;
 pub mod protocol;
 
+pub use cache::Handshakes;
 pub use config::{AdapterSpec, LoadError, Mode, Registry, Verdicts};
 pub use per_query::PerQuery;
 pub use persistent::{Persistent, HANDSHAKE_TIMEOUT, MAX_RESTARTS, POOL_SIZE};
 
 use reptest_core::{Availability, CaseInput, ImplInfo, Implementation, Outcome};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Every external implementation registered in [`config::default_files`]; no process is
 /// started until an implementation's availability or info is asked for.
 pub fn all() -> Vec<Box<dyn Implementation>> {
-    from_registry(config::load(&config::default_files()))
+    all_with(&Arc::new(Handshakes::default()))
+}
+
+/// [`all`], with handshakes cached in `handshakes`.
+pub fn all_with(handshakes: &Arc<Handshakes>) -> Vec<Box<dyn Implementation>> {
+    from_registry(config::load(&config::default_files()), handshakes)
 }
 
 /// The external implementations of the `adapters.toml` in each of `dirs` (for tests and
 /// tools that bring their own adapters).
 pub fn from_dirs(dirs: &[PathBuf]) -> Vec<Box<dyn Implementation>> {
     let files: Vec<PathBuf> = dirs.iter().map(|d| d.join("adapters.toml")).collect();
-    from_registry(config::load(&files))
+    from_registry(config::load(&files), &Arc::new(Handshakes::default()))
 }
 
 /// One implementation per registered adapter, and one unavailable placeholder per
 /// problem found.
-pub fn from_registry(registry: Registry) -> Vec<Box<dyn Implementation>> {
-    let mut implementations: Vec<Box<dyn Implementation>> =
-        registry.adapters.into_iter().map(adapter).collect();
+pub fn from_registry(
+    registry: Registry,
+    handshakes: &Arc<Handshakes>,
+) -> Vec<Box<dyn Implementation>> {
+    let mut implementations: Vec<Box<dyn Implementation>> = registry
+        .adapters
+        .into_iter()
+        .map(|spec| adapter(spec, handshakes))
+        .collect();
     implementations.extend(
         registry
             .errors
@@ -53,10 +66,10 @@ pub fn from_registry(registry: Registry) -> Vec<Box<dyn Implementation>> {
 }
 
 /// The implementation for one registration.
-pub fn adapter(spec: AdapterSpec) -> Box<dyn Implementation> {
+pub fn adapter(spec: AdapterSpec, handshakes: &Arc<Handshakes>) -> Box<dyn Implementation> {
     match PerQuery::new(spec.clone()) {
         Some(per_query) => Box::new(per_query),
-        None => Box::new(Persistent::new(spec)),
+        None => Box::new(Persistent::new(spec, Arc::clone(handshakes))),
     }
 }
 

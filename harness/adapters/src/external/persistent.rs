@@ -2,7 +2,7 @@
 //! each started once, handshaken, and fed pipelined requests; timeouts and crashes are
 //! recorded per query and the process is restarted.
 
-use super::cache;
+use super::cache::Handshakes;
 use super::config::{find_program, AdapterSpec};
 use super::pool::Pool;
 use super::process::{Child, ReadError, MAX_LINE};
@@ -13,7 +13,7 @@ use reptest_core::{
     Availability, Capabilities, CaseInput, ImplInfo, Implementation, Outcome, QueryInput,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// How long a starting adapter has to write its handshake.
@@ -31,6 +31,7 @@ pub struct Persistent {
     spec: AdapterSpec,
     state: OnceLock<State>,
     pool: Pool<Session>,
+    handshakes: Arc<Handshakes>,
     /// Restarts since a query was last answered.
     restarts: AtomicUsize,
 }
@@ -42,13 +43,14 @@ struct State {
 
 impl Persistent {
     /// The adapter of `spec`; the handshake happens on the first call of
-    /// [`Implementation::info`] or [`Implementation::availability`] (results are cached:
-    /// see [`super::cache`]), and its process is kept for the first case.
-    pub fn new(spec: AdapterSpec) -> Persistent {
+    /// [`Implementation::info`] or [`Implementation::availability`] (results are cached in
+    /// `handshakes`: see [`super::cache`]), and its process is kept for the first case.
+    pub fn new(spec: AdapterSpec, handshakes: Arc<Handshakes>) -> Persistent {
         Persistent {
             spec,
             state: OnceLock::new(),
             pool: Pool::new(POOL_SIZE),
+            handshakes,
             restarts: AtomicUsize::new(0),
         }
     }
@@ -60,7 +62,7 @@ impl Persistent {
 
     fn state(&self) -> &State {
         self.state.get_or_init(|| {
-            let handshake = cache::handshake(&self.spec, || {
+            let handshake = self.handshakes.handshake(&self.spec, || {
                 let (session, handshake) = self.start()?;
                 self.pool.put(session);
                 Ok(handshake)

@@ -6,6 +6,7 @@
 //! `\uXXXX` escapes (surrogate pairs above U+FFFF) and control characters JSON escapes, so
 //! no CR, U+2028 or U+0085 can split a line in the reader at the other end.
 
+use reptest_core::url::QueryUrl;
 use reptest_core::{ImplInfo, Outcome};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -103,40 +104,17 @@ fn write_str(out: &mut Vec<u8>, text: &str) {
     let _ = text.serialize(&mut serializer);
 }
 
-/// The URL to send for a corpus URL: an adapter that takes paths gets the path and query
-/// (`/` when empty, no fragment); one that takes absolute URLs gets a corpus path as
-/// `https://example.com` + path.
+/// The URL to send for a corpus URL ([`QueryUrl`]): an adapter that takes paths gets the
+/// path and query the reference matches (`/` when empty, no fragment); one that takes
+/// absolute URLs gets an absolute URL as given, anything else as that path under
+/// [`reptest_core::url::DEFAULT_ORIGIN`].
 pub fn request_url(url: &str, full_urls: bool) -> Cow<'_, str> {
-    let has_authority = url
-        .find("://")
-        .is_some_and(|at| at > 0 && url[..at].bytes().all(is_scheme_byte));
+    let url = QueryUrl::new(url);
     if full_urls {
-        return if has_authority {
-            Cow::Borrowed(url)
-        } else if url.starts_with('/') {
-            Cow::Owned(format!("https://example.com{url}"))
-        } else {
-            Cow::Owned(format!("https://example.com/{url}"))
-        };
-    }
-    let rest = match url.find("://") {
-        Some(at) if has_authority => {
-            let after = &url[at + 3..];
-            let end = after.find(['/', '?', '#']).unwrap_or(after.len());
-            &after[end..]
-        }
-        _ => url,
-    };
-    let rest = rest.split('#').next().unwrap_or_default();
-    if rest.starts_with('/') {
-        Cow::Borrowed(rest)
+        url.absolute()
     } else {
-        Cow::Owned(format!("/{rest}"))
+        url.path()
     }
-}
-
-fn is_scheme_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
 }
 
 /// An answer line as the client reads it.

@@ -66,8 +66,17 @@ pub fn run(args: Args) -> Outcome {
                 args.timeout
             )
         })?;
-    impls::set_limits(timeout, 16);
-    let implementations = super::selected(&args.implementations)?;
+    // A campaign's crate adapters: a short timeout, and more stuck workers allowed (one
+    // pathological input costs a fraction of a second; a library stuck on a few inputs
+    // still answers the others).
+    let registry = impls::Registry::new(impls::Options {
+        crate_limits: impls::Limits {
+            timeout,
+            max_stuck: 16,
+        },
+        ..Default::default()
+    });
+    let implementations = super::selected_from(&registry, &args.implementations)?;
     let options = CampaignOptions {
         seconds: args.seconds,
         seed: args.seed,

@@ -18,8 +18,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Outcome {
-    impls::external::cache::read_from_disk(!args.recheck);
-    let all = impls::all();
+    let registry = impls::Registry::new(impls::Options {
+        cached_handshakes: !args.recheck,
+        ..Default::default()
+    });
+    let all = registry.all();
     let availability = impls::availabilities(&all);
     if args.json {
         let list: Vec<_> = all

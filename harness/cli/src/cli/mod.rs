@@ -139,9 +139,17 @@ pub fn run_corpus(
 
 /// The implementations `--impl` names (every available one when none or `all`).
 pub fn selected(names: &[String]) -> Result<Vec<Box<dyn reptest::Implementation>>, String> {
+    selected_from(&reptest::impls::Registry::default(), names)
+}
+
+/// [`selected`], made by `registry`.
+pub fn selected_from(
+    registry: &reptest::impls::Registry,
+    names: &[String],
+) -> Result<Vec<Box<dyn reptest::Implementation>>, String> {
     if names.is_empty() {
-        reptest::impls::select(&["all".to_string()])
+        registry.select(&["all".to_string()])
     } else {
-        reptest::impls::select(names)
+        registry.select(names)
     }
 }
