@@ -28,11 +28,13 @@ mod raw;
 mod requirements;
 mod stats;
 mod unescape;
+mod words;
 
 pub use error::Error;
-pub use model::{Cache, Case, Dimension, Expect, Fetch, Level, Query, OUTCOME_WORDS, PROFILES};
+pub use model::{Cache, Case, Dimension, Expect, Fetch, Level, Query};
 pub use requirements::{Requirement, RequirementIndex, RequirementLevel};
 pub use stats::{RequirementCoverage, Stats};
+pub use words::{OutcomeWord, Profile, UnknownWord};
 
 use std::path::{Path, PathBuf};
 
@@ -125,7 +127,7 @@ impl Corpus {
                 hash = fnv1a(hash, field.as_bytes());
                 hash = fnv1a(hash, b"\0");
             }
-            for profile in PROFILES {
+            for profile in Profile::ALL {
                 hash = fnv1a(hash, query.expect_for(profile).as_str().as_bytes());
                 hash = fnv1a(hash, b"\0");
             }

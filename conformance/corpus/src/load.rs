@@ -2,9 +2,10 @@
 
 use crate::body;
 use crate::error::{Error, Problem};
-use crate::model::{Cache, Case, Dimension, Expect, Fetch, Level, Query, OUTCOME_WORDS, PROFILES};
+use crate::model::{Cache, Case, Dimension, Expect, Fetch, Level, Query};
 use crate::raw;
 use crate::requirements::{RequirementIndex, RequirementLevel};
+use crate::words::{OutcomeWord, Profile};
 use crate::{line_of, Corpus};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -282,18 +283,21 @@ impl Checker<'_> {
         }
         let mut profiles = BTreeMap::new();
         for (name, verdict) in raw.profiles {
-            if !PROFILES.contains(&name.as_str()) {
+            let profile = name.parse::<Profile>();
+            if profile.is_err() {
                 self.fail(
                     line,
                     format!(
                         "{at}unknown profile `{name}` (known: {})",
-                        PROFILES.join(", ")
+                        Profile::names().join(", ")
                     ),
                 );
             }
             match Expect::parse(&verdict) {
                 Some(v) => {
-                    profiles.insert(name, v);
+                    if let Ok(profile) = profile {
+                        profiles.insert(profile, v);
+                    }
                 }
                 None => self.fail(
                     line,
@@ -301,21 +305,19 @@ impl Checker<'_> {
                 ),
             }
         }
-        for (name, word) in &raw.observed {
+        let mut observed = BTreeMap::new();
+        for (name, word) in raw.observed {
             if name.is_empty() {
                 self.fail(
                     line,
                     format!("{at}observed: an implementation name is empty"),
                 );
             }
-            if !OUTCOME_WORDS.contains(&word.as_str()) {
-                self.fail(
-                    line,
-                    format!(
-                        "{at}observed `{name}` = `{word}` is not one of {}",
-                        OUTCOME_WORDS.join(", ")
-                    ),
-                );
+            match word.parse::<OutcomeWord>() {
+                Ok(word) => {
+                    observed.insert(name, word);
+                }
+                Err(e) => self.fail(line, format!("{at}observed `{name}` = {e}")),
             }
         }
         Some(Query {
@@ -328,7 +330,7 @@ impl Checker<'_> {
             why: raw.why,
             profiles,
             triage: raw.triage,
-            observed: raw.observed,
+            observed,
             line,
         })
     }

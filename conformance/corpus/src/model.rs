@@ -4,21 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
-/// The profiles a query may override its expectation for. `rfc9309` is the default
-/// (the `expect` field itself); `google` describes google/robotstxt where the RFC leaves
-/// a choice.
-pub const PROFILES: &[&str] = &["rfc9309", "google"];
-
-/// The words an `observed` record may hold: an implementation's verdict (`allowed`,
-/// `disallowed`) or why it gave none.
-pub const OUTCOME_WORDS: &[&str] = &[
-    "allowed",
-    "disallowed",
-    "unsupported",
-    "error",
-    "timeout",
-    "crash",
-];
+use crate::words::{OutcomeWord, Profile};
 
 /// One robots.txt body with its queries.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,21 +45,21 @@ pub struct Query {
     /// One-line rationale from the RFC text.
     pub why: String,
     /// Expectations that differ under a named profile.
-    pub profiles: BTreeMap<String, Expect>,
+    pub profiles: BTreeMap<Profile, Expect>,
     /// Set when the RFC is unclear here and the expectation awaits a decision.
     pub triage: Option<String>,
     /// What each implementation answered when the query was recorded (findings promoted
-    /// from fuzzing): implementation name to outcome word (see [`OUTCOME_WORDS`]). A
-    /// record of behaviour, never an expectation.
-    pub observed: BTreeMap<String, String>,
+    /// from fuzzing): implementation name to outcome word. A record of behaviour, never
+    /// an expectation.
+    pub observed: BTreeMap<String, OutcomeWord>,
     /// The 1-based line of the query's `agent` in its file.
     pub line: usize,
 }
 
 impl Query {
     /// The expectation under `profile` (the default one when the query gives none).
-    pub fn expect_for(&self, profile: &str) -> Expect {
-        self.profiles.get(profile).copied().unwrap_or(self.expect)
+    pub fn expect_for(&self, profile: Profile) -> Expect {
+        self.profiles.get(&profile).copied().unwrap_or(self.expect)
     }
 
     /// Whether the query is a fuzzing finding awaiting its RFC verdict: it records what

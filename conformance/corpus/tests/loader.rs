@@ -67,8 +67,14 @@ fn a_good_case_loads_with_defaults_applied() {
     assert_eq!(q[0].requirements, vec!["2.1-GROUP"]);
     assert_eq!(q[0].level, Level::Must);
     assert_eq!(q[0].line, 14);
-    assert_eq!(q[1].expect_for("google"), Expect::Allowed);
-    assert_eq!(q[1].expect_for("rfc9309"), Expect::Either);
+    assert_eq!(
+        q[1].expect_for(reptest_corpus::Profile::Google),
+        Expect::Allowed
+    );
+    assert_eq!(
+        q[1].expect_for(reptest_corpus::Profile::Rfc9309),
+        Expect::Either
+    );
     assert_eq!(q[1].triage.as_deref(), Some("unclear"));
     let stats = corpus.stats();
     assert_eq!((stats.cases, stats.queries), (1, 2));
@@ -246,7 +252,7 @@ fn observed_records_take_outcome_words_only() {
     assert!(queries[0].observed.is_empty());
     let query = &queries[1];
     assert_eq!(
-        query.observed.get("reference").map(String::as_str),
+        query.observed.get("reference").map(|w| w.as_str()),
         Some("disallowed")
     );
     assert_eq!(query.observed.len(), 2);

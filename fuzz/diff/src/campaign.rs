@@ -15,7 +15,7 @@ use crate::minimize::{minimize_dissent, DEFAULT_BUDGET};
 use crate::signature::{dissents, is_divergent, partition, rule_kind_in, Dissent, Signature};
 use rayon::prelude::*;
 use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
-use reptest_corpus::Dimension;
+use reptest_corpus::{Dimension, OutcomeWord};
 use reptest_fuzz_gen::{generate_from_seed, FuzzQuery};
 use reptest_reference::Robots;
 use serde::Serialize;
@@ -83,7 +83,7 @@ pub struct Example {
     /// The URL.
     pub url: String,
     /// Implementation name to outcome word, sorted by name.
-    pub observed: Vec<(String, String)>,
+    pub observed: Vec<(String, OutcomeWord)>,
 }
 
 fn lossy<S: serde::Serializer>(body: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
@@ -418,7 +418,7 @@ fn explained(found: &BTreeMap<Signature, Found>, dissent: &Dissent) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct DissentKey {
     implementation: String,
-    word: String,
+    word: OutcomeWord,
     dimensions: BTreeSet<Dimension>,
     rule_kind: Option<String>,
 }
@@ -427,7 +427,7 @@ impl DissentKey {
     fn of(d: &Dissent) -> DissentKey {
         DissentKey {
             implementation: d.implementation.clone(),
-            word: d.word.clone(),
+            word: d.word,
             dimensions: d.dimensions.clone(),
             rule_kind: d.rule_kind.clone(),
         }
@@ -502,10 +502,10 @@ fn evaluate_input(
             ),
         };
         let dissents = dissents(&signature, &all_names);
-        let mut observed: Vec<(String, String)> = names
+        let mut observed: Vec<(String, OutcomeWord)> = names
             .iter()
             .zip(&outcomes)
-            .map(|(name, o)| (name.clone(), o.word().to_string()))
+            .map(|(name, o)| (name.clone(), o.kind()))
             .collect();
         observed.sort();
         hits.push(Hit {
@@ -573,10 +573,10 @@ fn minimize_for(
     let names: Vec<String> = chosen.iter().map(|i| i.name().to_string()).collect();
     let outcomes = crate::minimize::evaluate_one(&chosen, &m.body, &m.query);
     let signature = Signature::of(&m.body, &m.query.agent, &m.query.url, &names, &outcomes);
-    let mut observed: Vec<(String, String)> = names
+    let mut observed: Vec<(String, OutcomeWord)> = names
         .into_iter()
         .zip(&outcomes)
-        .map(|(name, o)| (name, o.word().to_string()))
+        .map(|(name, o)| (name, o.kind()))
         .collect();
     observed.sort();
     let minimized = Example {

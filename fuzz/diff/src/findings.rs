@@ -222,7 +222,7 @@ pub fn case_toml(campaign: &str, seed: u64, found: &Found) -> String {
         } else {
             toml_string(name)
         };
-        let _ = writeln!(out, "{key} = {}", toml_string(word));
+        let _ = writeln!(out, "{key} = {}", toml_string(word.as_str()));
     }
     let _ = writeln!(out);
     out

@@ -121,9 +121,9 @@ pub fn minimize_dissent(
         let answers = |implementation: &dyn Implementation| {
             evaluate_one(&[implementation], body, query)
                 .first()
-                .map(|o| o.word())
+                .map(|o| o.kind())
         };
-        answers(dissenter) == Some(dissent.word.as_str())
+        answers(dissenter) == Some(dissent.word)
             && answers(witness) == Some(dissent.majority_word())
     };
     minimize_by(body, query, keep, budget)

@@ -13,7 +13,7 @@
 //! raw inputs that share a root cause end in the same signature.
 
 use reptest_core::Outcome;
-use reptest_corpus::Dimension;
+use reptest_corpus::{Dimension, OutcomeWord};
 use reptest_reference::{Reason, Robots, RuleKind};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,7 +23,7 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Signature {
     /// Outcome word to the implementations that answered it (names sorted), sorted by word.
-    pub partition: Vec<(String, Vec<String>)>,
+    pub partition: Vec<(OutcomeWord, Vec<String>)>,
     /// The dimensions found in the input's bytes.
     #[serde(serialize_with = "dimension_names")]
     pub dimensions: BTreeSet<Dimension>,
@@ -56,10 +56,10 @@ impl Signature {
     }
 
     /// The implementations that answered `word`.
-    pub fn answering(&self, word: &str) -> &[String] {
+    pub fn answering(&self, word: OutcomeWord) -> &[String] {
         self.partition
             .iter()
-            .find(|(w, _)| w == word)
+            .find(|(w, _)| *w == word)
             .map_or(&[], |(_, names)| names.as_slice())
     }
 
@@ -90,25 +90,25 @@ impl fmt::Display for Signature {
 
 /// The implementations grouped by outcome word: `outcomes[i]` is what `names[i]`
 /// answered. Words sorted, names sorted within each word.
-pub fn partition(names: &[String], outcomes: &[Outcome]) -> Vec<(String, Vec<String>)> {
-    let mut groups: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+pub fn partition(names: &[String], outcomes: &[Outcome]) -> Vec<(OutcomeWord, Vec<String>)> {
+    let mut groups: BTreeMap<OutcomeWord, Vec<String>> = BTreeMap::new();
     for (name, outcome) in names.iter().zip(outcomes) {
-        groups.entry(outcome.word()).or_default().push(name.clone());
+        groups.entry(outcome.kind()).or_default().push(name.clone());
     }
     groups
         .into_iter()
         .map(|(word, mut names)| {
             names.sort();
-            (word.to_string(), names)
+            (word, names)
         })
         .collect()
 }
 
 /// Whether a partition holds at least two different verdicts.
-pub fn is_divergent(partition: &[(String, Vec<String>)]) -> bool {
+pub fn is_divergent(partition: &[(OutcomeWord, Vec<String>)]) -> bool {
     partition
         .iter()
-        .filter(|(word, names)| (word == "allowed" || word == "disallowed") && !names.is_empty())
+        .filter(|(word, names)| word.verdict().is_some() && !names.is_empty())
         .count()
         >= 2
 }
@@ -122,7 +122,7 @@ pub struct Dissent {
     /// The implementation against the majority.
     pub implementation: String,
     /// Its verdict: `allowed` or `disallowed`.
-    pub word: String,
+    pub word: OutcomeWord,
     /// An implementation giving the majority's verdict.
     pub witness: String,
     /// The dimensions found in the input's bytes.
@@ -134,11 +134,11 @@ pub struct Dissent {
 
 impl Dissent {
     /// The verdict of the majority (the witness's).
-    pub fn majority_word(&self) -> &'static str {
-        if self.word == "allowed" {
-            "disallowed"
+    pub fn majority_word(&self) -> OutcomeWord {
+        if self.word == OutcomeWord::Allowed {
+            OutcomeWord::Disallowed
         } else {
-            "allowed"
+            OutcomeWord::Allowed
         }
     }
 
@@ -153,7 +153,7 @@ impl Dissent {
             && signature.dimensions.is_subset(&self.dimensions)
             && (!self.dimensions.contains(&size) || signature.dimensions.contains(&size))
             && signature
-                .answering(&self.word)
+                .answering(self.word)
                 .contains(&self.implementation)
             && !signature.answering(self.majority_word()).is_empty()
     }
@@ -166,8 +166,8 @@ pub fn dissents(signature: &Signature, preferred: &[String]) -> Vec<Dissent> {
     if !signature.is_divergent() {
         return Vec::new();
     }
-    let allowed = signature.answering("allowed");
-    let disallowed = signature.answering("disallowed");
+    let allowed = signature.answering(OutcomeWord::Allowed);
+    let disallowed = signature.answering(OutcomeWord::Disallowed);
     let rank = |names: &[String]| {
         preferred
             .iter()
@@ -180,9 +180,9 @@ pub fn dissents(signature: &Signature, preferred: &[String]) -> Vec<Dissent> {
         std::cmp::Ordering::Equal => rank(allowed) <= rank(disallowed),
     };
     let (majority, minority, word) = if allowed_wins {
-        (allowed, disallowed, "disallowed")
+        (allowed, disallowed, OutcomeWord::Disallowed)
     } else {
-        (disallowed, allowed, "allowed")
+        (disallowed, allowed, OutcomeWord::Allowed)
     };
     let witness = preferred
         .iter()
@@ -194,7 +194,7 @@ pub fn dissents(signature: &Signature, preferred: &[String]) -> Vec<Dissent> {
         .iter()
         .map(|name| Dissent {
             implementation: name.clone(),
-            word: word.to_string(),
+            word,
             witness: witness.clone(),
             dimensions: signature.dimensions.clone(),
             rule_kind: signature.rule_kind.clone(),
@@ -248,9 +248,9 @@ mod tests {
         assert_eq!(
             p,
             vec![
-                ("allowed".into(), vec!["a".into(), "b".into()]),
-                ("disallowed".into(), vec!["c".into()]),
-                ("timeout".into(), vec!["d".into()]),
+                (OutcomeWord::Allowed, vec!["a".into(), "b".into()]),
+                (OutcomeWord::Disallowed, vec!["c".into()]),
+                (OutcomeWord::Timeout, vec!["d".into()]),
             ]
         );
         assert!(is_divergent(&p));
@@ -264,7 +264,7 @@ mod tests {
             "[allowed: a,b | disallowed: c | timeout: d] {percent-encoding,wildcards} rule-disallow"
         );
         assert_eq!(sig.short_hash().len(), 8);
-        assert_eq!(sig.answering("allowed"), ["a", "b"]);
+        assert_eq!(sig.answering(OutcomeWord::Allowed), ["a", "b"]);
     }
 
     #[test]
@@ -281,7 +281,7 @@ mod tests {
         let found = dissents(&three_to_one, &preferred);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].implementation, "y");
-        assert_eq!(found[0].word, "disallowed");
+        assert_eq!(found[0].word, OutcomeWord::Disallowed);
         assert_eq!(found[0].witness, "reference");
         assert!(found[0].explained_by(&three_to_one));
         // A tie goes to the side of the first preferred implementation.
@@ -291,7 +291,7 @@ mod tests {
         assert_eq!(who, ["x", "y"]);
         assert!(found
             .iter()
-            .all(|d| d.witness == "reference" && d.word == "allowed"));
+            .all(|d| d.witness == "reference" && d.word == OutcomeWord::Allowed));
         // The reference can be the one against the majority.
         let alone = signature(&[verdict(false), verdict(true), verdict(true), verdict(true)]);
         let found = dissents(&alone, &preferred);

@@ -13,7 +13,7 @@
 //! let corpus = reptest_corpus::Corpus::load(reptest_corpus::default_dir()).unwrap();
 //! let implementations = impls::select(&["reference"]).unwrap();
 //! let run = runner::run(&corpus, &implementations);
-//! let summary = score::summarize(&corpus, &run, "rfc9309");
+//! let summary = score::summarize(&corpus, &run, reptest_corpus::Profile::Rfc9309);
 //! assert_eq!(summary[0].name, "reference");
 //! ```
 #![deny(missing_docs)]

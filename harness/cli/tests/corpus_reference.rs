@@ -13,7 +13,7 @@ fn the_reference_passes_every_corpus_query() {
     let corpus = corpus();
     let implementations = impls::select(&["reference"]).unwrap();
     let run = runner::run(&corpus, &implementations);
-    let summary = &score::summarize(&corpus, &run, "rfc9309")[0];
+    let summary = &score::summarize(&corpus, &run, reptest_corpus::Profile::Rfc9309)[0];
     let report: Vec<String> = summary
         .failures
         .iter()

@@ -8,7 +8,7 @@ use reptest::fuzz::minimize::{evaluate_one, minimize_with_budget};
 use reptest::fuzz::signature::{partition, Signature};
 use reptest::fuzz::FuzzQuery;
 use reptest::{impls, Availability, Implementation};
-use reptest_corpus::{Corpus, Dimension, Expect};
+use reptest_corpus::{Corpus, Dimension, Expect, OutcomeWord};
 use std::path::Path;
 use std::time::Instant;
 
@@ -136,16 +136,16 @@ fn sample_report() -> CampaignReport {
         agent: "examplebot".into(),
         url: url.into(),
         observed: vec![
-            ("a-impl".into(), "allowed".into()),
-            ("b-impl".into(), "disallowed".into()),
-            ("c-impl".into(), "error".into()),
+            ("a-impl".into(), OutcomeWord::Allowed),
+            ("b-impl".into(), OutcomeWord::Disallowed),
+            ("c-impl".into(), OutcomeWord::Error),
         ],
     };
     let signature = |dimensions: &[Dimension], kind: &str| Signature {
         partition: vec![
-            ("allowed".into(), vec!["a-impl".into()]),
-            ("disallowed".into(), vec!["b-impl".into()]),
-            ("error".into(), vec!["c-impl".into()]),
+            (OutcomeWord::Allowed, vec!["a-impl".into()]),
+            (OutcomeWord::Disallowed, vec!["b-impl".into()]),
+            (OutcomeWord::Error, vec!["c-impl".into()]),
         ],
         dimensions: dimensions.iter().copied().collect(),
         rule_kind: Some(kind.into()),
@@ -239,10 +239,10 @@ fn findings_round_trip_through_the_corpus_loader() {
             .as_deref()
             .unwrap_or("")
             .starts_with("finding: "));
-        let observed: Vec<(String, String)> = query
+        let observed: Vec<(String, OutcomeWord)> = query
             .observed
             .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
+            .map(|(k, v)| (k.clone(), *v))
             .collect();
         assert_eq!(observed, found.minimized.observed);
         let dims: Vec<Dimension> = found.signature.dimensions.iter().copied().collect();
@@ -289,7 +289,7 @@ fn recorded_findings_still_answer_as_recorded() {
                 let outcome = evaluate_one(&[implementation.as_ref()], &case.body, &fuzz_query);
                 checked += 1;
                 let now = outcome.first().map_or("none", |o| o.word());
-                if now != word {
+                if now != word.as_str() {
                     changed.push(format!(
                         "{} ({}:{}): {name} recorded {word}, now {now}",
                         query.id,
@@ -343,9 +343,9 @@ fn committed_write_ups_match_the_committed_findings() {
             "{}",
             case.id
         );
-        let mut by_word: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+        let mut by_word: std::collections::BTreeMap<OutcomeWord, Vec<&str>> = Default::default();
         for (name, word) in &query.observed {
-            by_word.entry(word).or_default().push(name);
+            by_word.entry(*word).or_default().push(name);
         }
         for (word, names) in by_word {
             let row = format!("| {word} | {} |", names.join(", "));

@@ -186,7 +186,7 @@ fn the_reference_passes_every_judged_rfc9309_query() {
     };
     let reference = report.implementation("reference").expect("reference");
     // Under `rfc9309` only: the reference makes the RFC's choices, not Google's.
-    for (level, tally) in &report.scores[reference].profiles["rfc9309"] {
+    for (level, tally) in &report.scores[reference].profiles[&reptest_corpus::Profile::Rfc9309] {
         assert_eq!(
             (tally.fail, tally.no_verdict),
             (0, 0),

@@ -12,6 +12,7 @@ mod common;
 
 use reptest::report::{html, Report};
 use reptest::{impls, runner};
+use reptest_corpus::Profile;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -178,16 +179,16 @@ fn the_html_report_works_in_a_browser() {
         .queries()
         .flat_map(|(_, q)| (0..columns).map(move |i| (q, i)))
         .find(|(q, i)| {
-            let word = &report.outcomes[*i][q.index].word;
-            class(&q.expect["rfc9309"], word) != class(&q.expect["google"], word)
+            let word = report.outcomes[*i][q.index].word.as_str();
+            class(&q.expect[&Profile::Rfc9309], word) != class(&q.expect[&Profile::Google], word)
         })
         .map(|(q, i)| {
-            let word = &report.outcomes[i][q.index].word;
+            let word = report.outcomes[i][q.index].word.as_str();
             (
                 q.index,
                 i,
-                class(&q.expect["rfc9309"], word),
-                class(&q.expect["google"], word),
+                class(&q.expect[&Profile::Rfc9309], word),
+                class(&q.expect[&Profile::Google], word),
             )
         })
         .expect("some query is judged differently under the google profile");
@@ -195,7 +196,7 @@ fn the_html_report_works_in_a_browser() {
     let failed = report.queries().find_map(|(_, q)| {
         (0..columns).find_map(|i| {
             let cell = &report.outcomes[i][q.index];
-            (class(&q.expect["rfc9309"], &cell.word) == "j-fail")
+            (class(&q.expect[&Profile::Rfc9309], cell.word.as_str()) == "j-fail")
                 .then(|| format!("{}@{}", q.id, report.implementations[i].name))
         })
     });

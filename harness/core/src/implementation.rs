@@ -1,6 +1,6 @@
 //! The one abstraction every adapter plugs into.
 
-use reptest_corpus::Fetch;
+use reptest_corpus::{Fetch, OutcomeWord};
 use std::fmt;
 
 /// A robots.txt implementation under test: ours, Google's, a crate, or an external
@@ -124,16 +124,22 @@ impl Outcome {
         }
     }
 
-    /// A short word: `allowed`, `disallowed`, `unsupported`, `error`, `timeout`, `crash`.
-    pub fn word(&self) -> &'static str {
+    /// The outcome's word ([`OutcomeWord`]: one vocabulary for the corpus's `observed`
+    /// records, the reports, baselines and signatures).
+    pub fn kind(&self) -> OutcomeWord {
         match self {
-            Outcome::Verdict { allowed: true, .. } => "allowed",
-            Outcome::Verdict { allowed: false, .. } => "disallowed",
-            Outcome::Unsupported(_) => "unsupported",
-            Outcome::Error(_) => "error",
-            Outcome::Timeout(_) => "timeout",
-            Outcome::Crash(_) => "crash",
+            Outcome::Verdict { allowed, .. } => OutcomeWord::of_verdict(*allowed),
+            Outcome::Unsupported(_) => OutcomeWord::Unsupported,
+            Outcome::Error(_) => OutcomeWord::Error,
+            Outcome::Timeout(_) => OutcomeWord::Timeout,
+            Outcome::Crash(_) => OutcomeWord::Crash,
         }
+    }
+
+    /// The word as text: `allowed`, `disallowed`, `unsupported`, `error`, `timeout`,
+    /// `crash`.
+    pub fn word(&self) -> &'static str {
+        self.kind().as_str()
     }
 }
 

@@ -36,7 +36,7 @@
 //! };
 //! let implementations: Vec<Box<dyn Implementation>> = vec![Box::new(AllowAll(info))];
 //! let run = runner::run(&corpus, &implementations);
-//! let summary = score::summarize(&corpus, &run, "rfc9309");
+//! let summary = score::summarize(&corpus, &run, reptest_corpus::Profile::Rfc9309);
 //! assert!(!summary[0].failures.is_empty(), "allowing everything fails some queries");
 //! ```
 #![deny(missing_docs)]

@@ -2,7 +2,7 @@
 
 use crate::runner::Run;
 use crate::Outcome;
-use reptest_corpus::{Corpus, Expect, Level};
+use reptest_corpus::{Corpus, Expect, Level, Profile};
 use std::collections::BTreeMap;
 
 /// The judgement of one outcome.
@@ -129,10 +129,9 @@ impl Summary {
     }
 }
 
-/// Judges a run under `profile` (`rfc9309` or another name from
-/// [`reptest_corpus::PROFILES`]). Fuzzing findings awaiting their verdict
+/// Judges a run under `profile`. Fuzzing findings awaiting their verdict
 /// ([`reptest_corpus::Query::is_undecided_finding`]) are not judged.
-pub fn summarize(corpus: &Corpus, run: &Run, profile: &str) -> Vec<Summary> {
+pub fn summarize(corpus: &Corpus, run: &Run, profile: Profile) -> Vec<Summary> {
     run.implementations
         .iter()
         .zip(&run.outcomes)

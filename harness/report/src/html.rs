@@ -17,6 +17,7 @@
 
 use super::Report;
 use reptest_core::markup::escape as esc;
+use reptest_corpus::Profile;
 use std::fmt::Write as _;
 
 /// The report as one self-contained HTML page (no network fetches).
@@ -121,7 +122,12 @@ fn header(page: &mut String, report: &Report) {
         meta.cases,
         meta.queries,
         report.implementations.len(),
-        esc(&meta.profiles.join(", ")),
+        esc(&meta
+            .profiles
+            .iter()
+            .map(|p| p.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")),
         esc(&meta.generated_at),
     );
     page.push_str("<ul class=impls>");
@@ -163,8 +169,8 @@ fn scores_section(page: &mut String, report: &Report) {
     );
     let levels = ["MUST", "SHOULD", "MAY"];
     page.push_str("<div class=table-wrap><table class=scores><thead><tr><th rowspan=2>implementation</th><th rowspan=2>language</th><th rowspan=2>version</th><th rowspan=2>seconds</th>");
-    for profile in &report.meta.profiles {
-        let _ = write!(page, "<th colspan=3>{}</th>", esc(profile));
+    for &profile in &report.meta.profiles {
+        let _ = write!(page, "<th colspan=3>{}</th>", esc(profile.as_str()));
     }
     page.push_str("<th rowspan=2>no verdict</th></tr><tr>");
     for _ in &report.meta.profiles {
@@ -184,14 +190,14 @@ fn scores_section(page: &mut String, report: &Report) {
             implementation.seconds
         );
         let mut no_verdict = 0;
-        for profile in &report.meta.profiles {
+        for &profile in &report.meta.profiles {
             for level in levels {
                 match score
-                    .and_then(|s| s.profiles.get(profile))
+                    .and_then(|s| s.profiles.get(&profile))
                     .and_then(|p| p.get(level))
                 {
                     Some(t) => {
-                        if profile == "rfc9309" {
+                        if profile == Profile::Rfc9309 {
                             no_verdict += t.no_verdict;
                         }
                         let judged = t.pass + t.fail + t.no_verdict;

@@ -17,6 +17,7 @@
 //! whose fence is longer than any backtick run inside.
 
 use super::{CaseEntry, Cell, ImplScore, LevelTally, QueryEntry, Report};
+use reptest_corpus::{OutcomeWord, Profile};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -62,7 +63,7 @@ pub fn summary(report: &Report, write_ups: &[WriteUp]) -> String {
         report.meta.queries,
         report.implementations.len()
     );
-    for profile in &report.meta.profiles {
+    for &profile in &report.meta.profiles {
         profile_table(&mut out, report, &order, profile);
     }
     requirement_table(&mut out, report);
@@ -128,13 +129,13 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
         out,
         "| profile | MUST | SHOULD | MAY | failed | no verdict | unsupported |\n| --- | --- | --- | --- | ---: | ---: | ---: |"
     );
-    for profile in &report.meta.profiles {
-        let levels = score.and_then(|s| s.profiles.get(profile));
+    for &profile in &report.meta.profiles {
+        let levels = score.and_then(|s| s.profiles.get(&profile));
         let total = total(levels);
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} |",
-            code(profile),
+            code(profile.as_str()),
             rate(levels.and_then(|l| l.get("MUST"))),
             rate(levels.and_then(|l| l.get("SHOULD"))),
             rate(levels.and_then(|l| l.get("MAY"))),
@@ -148,7 +149,7 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
     may_choices(&mut out, report, score);
     unsupported(&mut out, report, outcomes);
 
-    let rfc_failures = not_passed(report, outcomes, "rfc9309", None);
+    let rfc_failures = not_passed(report, outcomes, Profile::Rfc9309, None);
     let _ = writeln!(
         out,
         "## Queries not passed under `rfc9309` ({})\n",
@@ -157,10 +158,16 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
     if rfc_failures.is_empty() {
         let _ = writeln!(out, "None: every judged query passed.\n");
     } else {
-        failures(&mut out, &rfc_failures, outcomes, reference, "rfc9309");
+        failures(
+            &mut out,
+            &rfc_failures,
+            outcomes,
+            reference,
+            Profile::Rfc9309,
+        );
     }
-    if report.meta.profiles.iter().any(|p| p == "google") {
-        let google_failures = not_passed(report, outcomes, "google", Some("rfc9309"));
+    if report.meta.profiles.contains(&Profile::Google) {
+        let google_failures = not_passed(report, outcomes, Profile::Google, Some(Profile::Rfc9309));
         let _ = writeln!(
             out,
             "## Queries not passed under `google` where it expects otherwise ({})\n",
@@ -174,7 +181,13 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
         if google_failures.is_empty() {
             let _ = writeln!(out, "None.\n");
         } else {
-            failures(&mut out, &google_failures, outcomes, reference, "google");
+            failures(
+                &mut out,
+                &google_failures,
+                outcomes,
+                reference,
+                Profile::Google,
+            );
         }
     }
     Some(finish(out))
@@ -230,8 +243,8 @@ fn rate(tally: Option<&LevelTally>) -> String {
 }
 
 /// The expectation of `query` under `profile` (`either` when the report lacks it).
-fn expect<'a>(query: &'a QueryEntry, profile: &str) -> &'a str {
-    query.expect.get(profile).map_or("either", String::as_str)
+fn expect(query: &QueryEntry, profile: Profile) -> &str {
+    query.expect.get(&profile).map_or("either", String::as_str)
 }
 
 /// Whether `cell` passes `expected`: `Some(true)` pass, `Some(false)` fail or no verdict,
@@ -246,8 +259,8 @@ fn passes(expected: &str, cell: &Cell) -> Option<bool> {
 }
 
 /// The per-profile table of the summary.
-fn profile_table(out: &mut String, report: &Report, order: &[usize], profile: &str) {
-    let _ = writeln!(out, "## Profile `{}`\n", text(profile));
+fn profile_table(out: &mut String, report: &Report, order: &[usize], profile: Profile) {
+    let _ = writeln!(out, "## Profile `{}`\n", text(profile.as_str()));
     let either = report
         .queries()
         .filter(|(_, q)| expect(q, profile) == "either" && !q.finding)
@@ -270,7 +283,7 @@ fn profile_table(out: &mut String, report: &Report, order: &[usize], profile: &s
             .scores
             .get(i)
             .filter(|s| s.name == entry.name)
-            .and_then(|s| s.profiles.get(profile));
+            .and_then(|s| s.profiles.get(&profile));
         let total = total(levels);
         let (mut allowed, mut disallowed) = (0, 0);
         if let Some(column) = report.outcomes.get(i) {
@@ -623,7 +636,7 @@ fn entry_of(report: &Report, id: &str) -> Option<usize> {
 fn unsupported(out: &mut String, report: &Report, outcomes: &[Cell]) {
     let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
     for ((_, _), c) in report.queries().zip(outcomes) {
-        if c.word == "unsupported" {
+        if c.word == OutcomeWord::Unsupported {
             *reasons
                 .entry(c.detail.as_deref().unwrap_or(""))
                 .or_default() += 1;
@@ -644,8 +657,8 @@ fn unsupported(out: &mut String, report: &Report, outcomes: &[Cell]) {
 fn not_passed<'r>(
     report: &'r Report,
     outcomes: &[Cell],
-    profile: &str,
-    unless: Option<&str>,
+    profile: Profile,
+    unless: Option<Profile>,
 ) -> Vec<(&'r CaseEntry, &'r QueryEntry)> {
     report
         .queries()
@@ -662,7 +675,7 @@ fn failures(
     list: &[(&CaseEntry, &QueryEntry)],
     outcomes: &[Cell],
     reference: Option<&Vec<Cell>>,
-    profile: &str,
+    profile: Profile,
 ) {
     let mut previous: Option<&str> = None;
     for (case, query) in list {
@@ -705,10 +718,14 @@ fn failures(
             out,
             "- expected **{}** under `{}`",
             text(expect(query, profile)),
-            text(profile)
+            text(profile.as_str())
         );
-        if profile != "rfc9309" {
-            let _ = write!(out, " (`rfc9309`: {})", text(expect(query, "rfc9309")));
+        if profile != Profile::Rfc9309 {
+            let _ = write!(
+                out,
+                " (`rfc9309`: {})",
+                text(expect(query, Profile::Rfc9309))
+            );
         }
         let _ = writeln!(out);
         let got = outcomes.get(query.index);
@@ -730,7 +747,7 @@ fn failures(
 
 /// `word (line N): detail`.
 fn describe(cell: &Cell) -> String {
-    let mut out = text(&cell.word);
+    let mut out = text(cell.word.as_str());
     if let Some(line) = cell.line {
         let _ = write!(out, " (line {line})");
     }

@@ -3,7 +3,7 @@
 use reptest_core::runner::Run;
 use reptest_core::score::{judge, summarize, Summary, Tally};
 use reptest_core::{ImplInfo, Outcome};
-use reptest_corpus::{Corpus, Expect, PROFILES};
+use reptest_corpus::{Corpus, Expect, OutcomeWord, Profile};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -47,7 +47,7 @@ pub struct Meta {
     /// Queries in the corpus.
     pub queries: usize,
     /// The profiles the expectations are given for.
-    pub profiles: Vec<String>,
+    pub profiles: Vec<Profile>,
     /// When the run was made (RFC 3339, UTC); not used by the Markdown rendering.
     pub generated_at: String,
     /// Fuzzing campaign seeds the findings cases came from (named in their `why`).
@@ -124,7 +124,7 @@ pub struct QueryEntry {
     /// The requirement IDs it cites.
     pub requirements: Vec<String>,
     /// Profile name to expected verdict (`allowed`, `disallowed`, `either`), every profile.
-    pub expect: BTreeMap<String, String>,
+    pub expect: BTreeMap<Profile, String>,
     /// Why (the RFC argument).
     pub why: String,
     /// Open question, when marked for triage.
@@ -141,7 +141,7 @@ pub struct QueryEntry {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cell {
     /// `allowed`, `disallowed`, `unsupported`, `error`, `timeout` or `crash`.
-    pub word: String,
+    pub word: OutcomeWord,
     /// The deciding line, when reported.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
@@ -160,7 +160,7 @@ impl From<&Outcome> for Cell {
             | Outcome::Timeout(why) => (None, Some(why.clone())),
         };
         Cell {
-            word: outcome.word().to_string(),
+            word: outcome.kind(),
             line,
             detail,
         }
@@ -201,7 +201,7 @@ pub struct ImplScore {
     pub name: String,
     /// Profile to level (`MUST`, `SHOULD`, `MAY`) to tally (fuzzing findings awaiting
     /// their verdict left out).
-    pub profiles: BTreeMap<String, BTreeMap<String, LevelTally>>,
+    pub profiles: BTreeMap<Profile, BTreeMap<String, LevelTally>>,
     /// The choices made where the RFC lets implementations choose (queries expecting
     /// `either` under `rfc9309`): requirement ID to (allowed, disallowed) counts.
     pub may_choices: BTreeMap<String, (usize, usize)>,
@@ -282,9 +282,9 @@ impl Report {
                             url: q.url.clone(),
                             level: q.level.as_str().to_string(),
                             requirements: q.requirements.clone(),
-                            expect: PROFILES
-                                .iter()
-                                .map(|p| (p.to_string(), q.expect_for(p).as_str().to_string()))
+                            expect: Profile::ALL
+                                .into_iter()
+                                .map(|p| (p, q.expect_for(p).as_str().to_string()))
                                 .collect(),
                             why: q.why.clone(),
                             triage: q.triage.clone(),
@@ -327,8 +327,8 @@ impl Report {
             .collect::<Vec<_>>();
         let reference = run.implementations.iter().position(|n| n == "reference");
         // Every implementation judged under every profile, as `reptest run` judges it.
-        let summaries: Vec<Vec<Summary>> = PROFILES
-            .iter()
+        let summaries: Vec<Vec<Summary>> = Profile::ALL
+            .into_iter()
             .map(|profile| summarize(corpus, run, profile))
             .collect();
         let scores = run
@@ -337,8 +337,8 @@ impl Report {
             .zip(&run.outcomes)
             .zip(infos)
             .map(|((name, outcomes), info)| {
-                let profiles = PROFILES
-                    .iter()
+                let profiles = Profile::ALL
+                    .into_iter()
                     .zip(&summaries)
                     .map(|(profile, summaries)| {
                         let tallies = summaries
@@ -354,12 +354,13 @@ impl Report {
                                     .collect()
                             })
                             .unwrap_or_default();
-                        (profile.to_string(), tallies)
+                        (profile, tallies)
                     })
                     .collect();
                 let mut may_choices: BTreeMap<String, (usize, usize)> = BTreeMap::new();
                 for ((_, q), outcome) in queries.iter().zip(outcomes) {
-                    if q.expect_for("rfc9309") != Expect::Either || q.is_undecided_finding() {
+                    if q.expect_for(Profile::Rfc9309) != Expect::Either || q.is_undecided_finding()
+                    {
                         continue;
                     }
                     if let Some(allowed) = outcome.allowed() {
@@ -423,7 +424,10 @@ impl Report {
                     .map(|outcomes| {
                         let mut tally = Tally::default();
                         for &i in &citing {
-                            tally.add(judge(queries[i].1.expect_for("rfc9309"), &outcomes[i]));
+                            tally.add(judge(
+                                queries[i].1.expect_for(Profile::Rfc9309),
+                                &outcomes[i],
+                            ));
                         }
                         (tally.pass, tally.judged())
                     })
@@ -460,7 +464,7 @@ impl Report {
                 corpus_fingerprint: corpus.fingerprint(),
                 cases: corpus.cases().len(),
                 queries: queries.len(),
-                profiles: PROFILES.iter().map(|p| p.to_string()).collect(),
+                profiles: Profile::ALL.to_vec(),
                 generated_at: generated_at.to_string(),
                 seeds,
             },

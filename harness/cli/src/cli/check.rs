@@ -1,6 +1,7 @@
 //! `reptest check`: one verdict from the reference matcher, explained.
 
 use super::Outcome;
+use reptest_corpus::Profile;
 use reptest_reference::{AccessReason, Config, Reason, Robots, RuleKind};
 use std::io::Read;
 use std::path::PathBuf;
@@ -21,8 +22,8 @@ pub struct Args {
     url: String,
     /// The reference configuration: `rfc9309` (strict defaults) or `google` (the choices
     /// google/robotstxt makes where the RFC allows one).
-    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google"])]
-    profile: String,
+    #[arg(long, default_value = "rfc9309", value_parser = super::profile_parser())]
+    profile: Profile,
     /// Also print the lint warnings found while parsing (unknown records, typos, ...).
     #[arg(long)]
     warnings: bool,
@@ -30,7 +31,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Outcome {
     let body = read_body(&args.robots)?;
-    let config = if args.profile == "google" {
+    let config = if args.profile == Profile::Google {
         Config::google()
     } else {
         Config::rfc9309()

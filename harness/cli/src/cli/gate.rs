@@ -3,7 +3,7 @@
 use super::{CorpusArg, Outcome};
 use reptest::gate::{self, Baseline, BaselineError, Context, GateResult};
 use reptest::impls;
-use reptest_corpus::PROFILES;
+use reptest_corpus::Profile;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -55,8 +55,8 @@ pub struct Args {
     baseline: PathBuf,
     /// Judge against this profile's expectations. Default: the baseline's profile
     /// (rfc9309 when recording one).
-    #[arg(long, value_parser = PROFILES.to_vec())]
-    profile: Option<String>,
+    #[arg(long, value_parser = super::profile_parser())]
+    profile: Option<Profile>,
     /// The report format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -114,9 +114,9 @@ pub fn run(args: Args) -> Outcome {
         check_matches(baseline, &args, name, &rerecord)?;
     }
     let profile = match (&args.profile, &previous) {
-        (Some(profile), _) => profile.clone(),
-        (None, Some(baseline)) if !args.write_baseline => baseline.profile.clone(),
-        (None, _) => "rfc9309".to_string(),
+        (Some(profile), _) => *profile,
+        (None, Some(baseline)) if !args.write_baseline => baseline.profile,
+        (None, _) => Profile::Rfc9309,
     };
     let corpus = args.corpus.load()?;
     let implementation = impls::one(name)?;
@@ -124,7 +124,7 @@ pub fn run(args: Args) -> Outcome {
     let outcomes = run.outcomes.first().map(Vec::as_slice).unwrap_or_default();
 
     if args.write_baseline {
-        let mut baseline = Baseline::from_outcomes(&corpus, name, outcomes, &profile);
+        let mut baseline = Baseline::from_outcomes(&corpus, name, outcomes, profile);
         if let Some(previous) = previous.as_ref().filter(|p| p.implementation == name) {
             baseline.keep_reasons(previous);
         }

@@ -95,6 +95,14 @@ impl ImplArg {
     }
 }
 
+/// The `--profile` values (`rfc9309`, `google`), listed in `--help` and parsed into a
+/// [`reptest_corpus::Profile`].
+pub fn profile_parser() -> impl clap::builder::TypedValueParser<Value = reptest_corpus::Profile> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(reptest_corpus::Profile::names())
+        .map(|name| name.parse().unwrap_or_default())
+}
+
 /// The `--corpus` option shared by the subcommands that read the corpus.
 #[derive(clap::Args)]
 pub struct CorpusArg {

@@ -112,7 +112,7 @@ pub fn run(args: Args) -> Outcome {
     );
     let reference = report.implementation("reference");
     for (entry, score) in report.implementations.iter().zip(&report.scores) {
-        let Some(levels) = score.profiles.get("rfc9309") else {
+        let Some(levels) = score.profiles.get(&reptest_corpus::Profile::Rfc9309) else {
             continue;
         };
         let (pass, judged) = levels.values().fold((0, 0), |(p, j), t| {

@@ -4,7 +4,7 @@ use super::{CorpusArg, Outcome};
 use reptest::runner::Run;
 use reptest::score::{self, Summary, Tally};
 use reptest::Outcome as Answer;
-use reptest_corpus::{Corpus, Level, PROFILES};
+use reptest_corpus::{Corpus, Level, Profile};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,8 +27,8 @@ pub struct Args {
     #[arg(long = "impl", value_name = "NAMES", value_delimiter = ',')]
     implementations: Vec<String>,
     /// Judge against this profile's expectations.
-    #[arg(long, default_value = "rfc9309", value_parser = PROFILES.to_vec())]
-    profile: String,
+    #[arg(long, default_value = "rfc9309", value_parser = super::profile_parser())]
+    profile: Profile,
     /// Print the summary as JSON, with every outcome.
     #[arg(long)]
     json: bool,
@@ -50,9 +50,9 @@ pub fn run(args: Args) -> Outcome {
         .iter()
         .map(|name| explicit || name == "reference")
         .collect();
-    let summaries = score::summarize(&corpus, &run, &args.profile);
+    let summaries = score::summarize(&corpus, &run, args.profile);
     if let Some(path) = &args.matrix {
-        reptest::atomic::write(path, matrix(&corpus, &run, &args.profile).as_bytes())?;
+        reptest::atomic::write(path, matrix(&corpus, &run, args.profile).as_bytes())?;
     }
     if args.json {
         outln!(
@@ -61,7 +61,7 @@ pub fn run(args: Args) -> Outcome {
                 .map_err(|e| e.to_string())?
         );
     } else {
-        print(&corpus, &run, &summaries, &gating, &args.profile);
+        print(&corpus, &run, &summaries, &gating, args.profile);
     }
     let failed = summaries
         .iter()
@@ -82,7 +82,7 @@ fn cell(tally: Option<&Tally>) -> String {
 }
 
 /// The outcome matrix as TSV: a header line, then one line per corpus query.
-fn matrix(corpus: &Corpus, run: &Run, profile: &str) -> String {
+fn matrix(corpus: &Corpus, run: &Run, profile: Profile) -> String {
     let mut out = format!("query\texpected\t{}\n", run.implementations.join("\t"));
     for (q, (_, query)) in corpus.queries().enumerate() {
         out.push_str(&query.id);
@@ -106,7 +106,7 @@ fn speed(run: &Run, i: usize) -> String {
     }
 }
 
-fn print(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool], profile: &str) {
+fn print(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool], profile: Profile) {
     let stats = corpus.stats();
     outln!(
         "reptest run: {} queries in {} cases, {} implementation(s), profile {profile}\n",

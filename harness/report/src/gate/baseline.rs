@@ -2,7 +2,7 @@
 
 use reptest_core::score::{judge, Judgement};
 use reptest_core::Outcome;
-use reptest_corpus::{Corpus, Expect, PROFILES};
+use reptest_corpus::{Corpus, Expect, OutcomeWord, Profile};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -34,7 +34,7 @@ pub struct Baseline {
     /// The implementation's name, as `--impl` takes it.
     pub implementation: String,
     /// The profile the queries were judged under: `rfc9309` or `google`.
-    pub profile: String,
+    pub profile: Profile,
     /// The corpus fingerprint ([`Corpus::fingerprint`]) at recording time.
     pub corpus: String,
     /// Ids of the queries that passed, sorted.
@@ -59,7 +59,7 @@ pub struct KnownFailure {
     pub expected: String,
     /// What the implementation answered, as an outcome word (`allowed`, `disallowed`,
     /// `error`, `timeout`, `crash`).
-    pub got: String,
+    pub got: OutcomeWord,
     /// Free text a maintainer fills in: why the failure is accepted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -118,7 +118,7 @@ pub struct Judged {
     /// The verdict the profile expects.
     pub expected: Expect,
     /// The outcome word (`allowed`, `disallowed`, `unsupported`, `error`, ...).
-    pub got: String,
+    pub got: OutcomeWord,
     /// The outcome in full (with the deciding line or the error message).
     pub detail: String,
     /// How the outcome meets the expectation.
@@ -139,7 +139,7 @@ impl Judged {
 
 /// Judges every corpus query under `profile` against `outcomes` (one per query, corpus
 /// order, as in a [`reptest_core::runner::Run`] column); a query without an outcome has no verdict.
-pub fn judge_all(corpus: &Corpus, outcomes: &[Outcome], profile: &str) -> Vec<Judged> {
+pub fn judge_all(corpus: &Corpus, outcomes: &[Outcome], profile: Profile) -> Vec<Judged> {
     let none = Outcome::Error("no outcome recorded for this query".into());
     corpus
         .queries()
@@ -155,7 +155,7 @@ pub fn judge_all(corpus: &Corpus, outcomes: &[Outcome], profile: &str) -> Vec<Ju
                 url: query.url.clone(),
                 requirement: query.requirements.first().cloned(),
                 expected,
-                got: outcome.word().to_string(),
+                got: outcome.kind(),
                 detail: outcome.to_string(),
                 judgement: judge(expected, outcome),
             }
@@ -172,11 +172,11 @@ impl Baseline {
         corpus: &Corpus,
         implementation: &str,
         outcomes: &[Outcome],
-        profile: &str,
+        profile: Profile,
     ) -> Self {
         let mut baseline = Baseline {
             implementation: implementation.to_string(),
-            profile: profile.to_string(),
+            profile,
             corpus: corpus.fingerprint(),
             passed: Vec::new(),
             unsupported: Vec::new(),
@@ -255,16 +255,6 @@ impl Baseline {
         if baseline.implementation.trim().is_empty() {
             return Err(invalid(None, "`implementation` is empty"));
         }
-        if !PROFILES.contains(&baseline.profile.as_str()) {
-            return Err(invalid(
-                None,
-                &format!(
-                    "`profile = {:?}`: expected one of {}",
-                    baseline.profile,
-                    PROFILES.join(", ")
-                ),
-            ));
-        }
         let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
         let lists = baseline
             .passed
@@ -302,7 +292,7 @@ impl Baseline {
         let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
         let mut out = String::from(HEADER);
         let _ = writeln!(out, "\nimplementation = {}", quote(&self.implementation));
-        let _ = writeln!(out, "profile = {}", quote(&self.profile));
+        let _ = writeln!(out, "profile = {}", quote(self.profile.as_str()));
         let _ = writeln!(out, "corpus = {}", quote(&self.corpus));
         let mut list = |name: &str, comment: &str, ids: &[String]| {
             let _ = writeln!(out, "\n# {comment} ({})", ids.len());
@@ -335,7 +325,7 @@ impl Baseline {
             let _ = writeln!(out, "\n[[known_failure]]");
             let _ = writeln!(out, "id = {}", quote(&k.id));
             let _ = writeln!(out, "expected = {}", quote(&k.expected));
-            let _ = writeln!(out, "got = {}", quote(&k.got));
+            let _ = writeln!(out, "got = {}", quote(k.got.as_str()));
             if let Some(reason) = &k.reason {
                 let _ = writeln!(out, "reason = {}", quote(reason));
             }

@@ -4,7 +4,7 @@ use super::baseline::*;
 use super::render::plural;
 use reptest_core::score::Judgement;
 use reptest_core::Outcome;
-use reptest_corpus::Corpus;
+use reptest_corpus::{Corpus, Profile};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a query stands in a gate comparison.
@@ -68,7 +68,7 @@ pub struct GateResult {
     /// The implementation.
     pub implementation: String,
     /// The profile the queries were judged under.
-    pub profile: String,
+    pub profile: Profile,
     /// Whether new failures are fatal.
     pub strict: bool,
     /// The baseline's corpus fingerprint.
@@ -107,7 +107,7 @@ impl GateResult {
         let mut counts = Counts::default();
         let mut entries = Vec::new();
         let mut in_corpus = BTreeSet::new();
-        for query in judge_all(corpus, outcomes, &baseline.profile) {
+        for query in judge_all(corpus, outcomes, baseline.profile) {
             in_corpus.insert(query.id.clone());
             let known_failure = known.get(query.id.as_str());
             let status = if query.judgement == Judgement::Unsupported {
@@ -173,7 +173,7 @@ impl GateResult {
         };
         GateResult {
             implementation: baseline.implementation.clone(),
-            profile: baseline.profile.clone(),
+            profile: baseline.profile,
             strict,
             baseline_corpus: baseline.corpus.clone(),
             corpus: corpus.fingerprint(),

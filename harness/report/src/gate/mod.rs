@@ -31,6 +31,7 @@ mod tests {
     use reptest_core::markup::escape as xml_escape;
     use reptest_core::Outcome;
     use reptest_corpus::{Corpus, Expect};
+    use reptest_corpus::{OutcomeWord, Profile};
     use std::path::Path;
     use std::time::Duration;
 
@@ -52,7 +53,7 @@ mod tests {
             .queries()
             .enumerate()
             .map(|(i, (_, q))| {
-                let right = q.expect_for("rfc9309") != Expect::Disallowed;
+                let right = q.expect_for(Profile::Rfc9309) != Expect::Disallowed;
                 allowed(if flip.contains(&i) { !right } else { right })
             })
             .collect()
@@ -75,7 +76,7 @@ mod tests {
         let corpus = corpus();
         let flip = flippable(&corpus, 3);
         let run = outcomes(&corpus, &flip);
-        let baseline = Baseline::from_outcomes(&corpus, "x", &run, "rfc9309");
+        let baseline = Baseline::from_outcomes(&corpus, "x", &run, Profile::Rfc9309);
         assert_eq!(baseline.known_failures.len(), 3);
         assert_eq!(
             baseline.passed.len() + 3 + baseline.unsupported.len(),
@@ -93,7 +94,7 @@ mod tests {
         let flip = flippable(&corpus, 4);
         let ids: Vec<String> = corpus.queries().map(|(_, q)| q.id.clone()).collect();
         let before = outcomes(&corpus, &flip[..2]);
-        let mut baseline = Baseline::from_outcomes(&corpus, "x", &before, "rfc9309");
+        let mut baseline = Baseline::from_outcomes(&corpus, "x", &before, Profile::Rfc9309);
         // flip[2]: passed before, fails now; flip[0]: known failure, passes now;
         // flip[3]: not in the baseline at all, fails.
         baseline.passed.retain(|id| *id != ids[flip[3]]);
@@ -127,10 +128,10 @@ mod tests {
         let mut run = outcomes(&corpus, &[]);
         run[0] = Outcome::Timeout("no answer within 5 s".into());
         run[1] = Outcome::Unsupported("no".into());
-        let baseline = Baseline::from_outcomes(&corpus, "x", &run, "rfc9309");
+        let baseline = Baseline::from_outcomes(&corpus, "x", &run, Profile::Rfc9309);
         let first = corpus.queries().next().unwrap().1.id.clone();
         assert_eq!(baseline.known_failures[0].id, first);
-        assert_eq!(baseline.known_failures[0].got, "timeout");
+        assert_eq!(baseline.known_failures[0].got, OutcomeWord::Timeout);
         assert_eq!(baseline.unsupported.len(), 1);
         // An unsupported query that passes later is not stale.
         let result = GateResult::compare(&baseline, &corpus, &outcomes(&corpus, &[]), false);
@@ -145,13 +146,13 @@ mod tests {
     fn toml_round_trip_keeps_reasons_and_sorts() {
         let corpus = corpus();
         let run = outcomes(&corpus, &flippable(&corpus, 2));
-        let mut baseline = Baseline::from_outcomes(&corpus, "x", &run, "rfc9309");
+        let mut baseline = Baseline::from_outcomes(&corpus, "x", &run, Profile::Rfc9309);
         baseline.known_failures[0].reason = Some("upstream \"bug\" #12\nsee \\ notes".into());
         let text = baseline.to_toml();
         assert!(text.starts_with("# reptest gate baseline"));
         let back = Baseline::parse(&text, Path::new("b.toml")).unwrap();
         assert_eq!(back, baseline);
-        let mut again = Baseline::from_outcomes(&corpus, "x", &run, "rfc9309");
+        let mut again = Baseline::from_outcomes(&corpus, "x", &run, Profile::Rfc9309);
         again.keep_reasons(&baseline);
         assert_eq!(again, baseline);
         let mut ids = vec!["a/10".to_string(), "a/2".into(), "a-b/1".into()];
@@ -175,7 +176,10 @@ mod tests {
             path,
         )
         .unwrap_err();
-        assert!(err.contains("expected one of rfc9309, google"), "{err}");
+        assert!(
+            err.contains("`nope` is not one of rfc9309, google"),
+            "{err}"
+        );
         let err = Baseline::parse(
             "implementation = \"x\"\nprofile = \"rfc9309\"\ncorpus = \"\"\npased = []\n",
             path,
@@ -224,7 +228,7 @@ mod tests {
         let corpus = corpus();
         let flip = flippable(&corpus, 1);
         let mut run = outcomes(&corpus, &[]);
-        let baseline = Baseline::from_outcomes(&corpus, "x<&>", &run, "rfc9309");
+        let baseline = Baseline::from_outcomes(&corpus, "x<&>", &run, Profile::Rfc9309);
         run[flip[0]] = Outcome::Error("boom: a, b\n<oops> 50%".into());
         let result = GateResult::compare(&baseline, &corpus, &run, false);
         let context = Context {
