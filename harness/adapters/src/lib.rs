@@ -28,6 +28,30 @@ pub use reference::Reference;
 
 use reptest_core::{Availability, Implementation};
 
+/// Why [`Registry::select`] could not give the implementations named.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SelectError {
+    /// No implementation has that name.
+    #[error("unknown implementation `{name}` (known: {known})")]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// Every known name, comma-separated.
+        known: String,
+    },
+    /// The implementation cannot run here.
+    #[error("implementation `{name}` is unavailable: {why}\n  fix: {fix}")]
+    Unavailable {
+        /// Its name.
+        name: String,
+        /// What is missing.
+        why: String,
+        /// How to make it available.
+        fix: String,
+    },
+}
+
 /// Settings a [`Registry`] hands to the adapters it makes. They are never process-wide,
 /// so two registries (two tests, a site server and a run) never see each other's.
 #[derive(Debug, Clone, Default)]
@@ -91,10 +115,13 @@ impl Registry {
 
     /// The one implementation named, when it is known and available; errors as
     /// [`Registry::select`].
-    pub fn one(&self, name: &str) -> Result<Box<dyn Implementation>, String> {
+    pub fn one(&self, name: &str) -> Result<Box<dyn Implementation>, SelectError> {
         self.select(&[name])?
             .pop()
-            .ok_or_else(|| format!("no implementation `{name}`"))
+            .ok_or_else(|| SelectError::Unknown {
+                name: name.to_string(),
+                known: self.names().join(", "),
+            })
     }
 
     /// The implementations named, in the order given; `all` names every available one.
@@ -103,7 +130,7 @@ impl Registry {
     pub fn select<S: AsRef<str>>(
         &self,
         names: &[S],
-    ) -> Result<Vec<Box<dyn Implementation>>, String> {
+    ) -> Result<Vec<Box<dyn Implementation>>, SelectError> {
         let mut known = self.all();
         if names.iter().any(|n| n.as_ref() == "all") {
             let available = availabilities(&known);
@@ -118,16 +145,18 @@ impl Registry {
                 if chosen.iter().any(|i| i.name() == name) {
                     continue;
                 }
-                return Err(format!(
-                    "unknown implementation `{name}` (known: {})",
-                    self.names().join(", ")
-                ));
+                return Err(SelectError::Unknown {
+                    name: name.to_string(),
+                    known: self.names().join(", "),
+                });
             };
             let implementation = known.remove(at);
             if let Availability::Unavailable { why, fix } = implementation.availability() {
-                return Err(format!(
-                    "implementation `{name}` is unavailable: {why}\n  fix: {fix}"
-                ));
+                return Err(SelectError::Unavailable {
+                    name: name.to_string(),
+                    why,
+                    fix,
+                });
             }
             chosen.push(implementation);
         }
@@ -172,12 +201,12 @@ pub fn availabilities(implementations: &[Box<dyn Implementation>]) -> Vec<Availa
 }
 
 /// [`Registry::one`] under default [`Options`].
-pub fn one(name: &str) -> Result<Box<dyn Implementation>, String> {
+pub fn one(name: &str) -> Result<Box<dyn Implementation>, SelectError> {
     Registry::default().one(name)
 }
 
 /// [`Registry::select`] under default [`Options`].
-pub fn select<S: AsRef<str>>(names: &[S]) -> Result<Vec<Box<dyn Implementation>>, String> {
+pub fn select<S: AsRef<str>>(names: &[S]) -> Result<Vec<Box<dyn Implementation>>, SelectError> {
     Registry::default().select(names)
 }
 

@@ -453,11 +453,22 @@ fn run_exit_code_matrix_and_json() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The report model (`reptest report`'s report.json): outcomes found by query id.
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json[1]["implementation"], "fixture-cli");
-    assert_eq!(json[1]["outcomes"]["c/2"], "crash");
-    assert_eq!(json[1]["outcomes"]["c/1"], "allowed");
-    assert!(json[1]["queries_per_s"].as_f64().unwrap() > 0.0);
+    assert_eq!(json["implementations"][1]["name"], "fixture-cli");
+    assert!(json["implementations"][1]["seconds"].as_f64().unwrap() > 0.0);
+    let word = |id: &str| {
+        let query = json["cases"][0]["queries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|q| q["id"] == id)
+            .unwrap();
+        let index = query["index"].as_u64().unwrap() as usize;
+        json["outcomes"][1][index]["word"].clone()
+    };
+    assert_eq!(word("c/2"), "crash");
+    assert_eq!(word("c/1"), "allowed");
     assert_eq!(
         std::fs::read_to_string(&matrix).unwrap(),
         "query\texpected\treference\tfixture-cli\nc/1\tallowed\tallowed\tallowed\nc/2\tallowed\tallowed\tcrash\nc/3\tallowed\tallowed\tallowed\n"

@@ -82,7 +82,10 @@ fn google_is_registered_with_what_it_can_do() {
             );
             assert!(fix.contains("-DROBOTS_SKIP_DEPS=ON"), "{fix}");
             // `reptest run --impl google` says why and how to fix it.
-            let err = impls::select(&["google"]).err().expect("unavailable");
+            let err = impls::select(&["google"])
+                .err()
+                .expect("unavailable")
+                .to_string();
             assert!(err.contains(&why) && err.contains(&fix), "{err}");
         }
     }

@@ -5,32 +5,193 @@ use rayon::prelude::*;
 use reptest_corpus::{Case, Corpus};
 use std::time::{Duration, Instant};
 
-/// The outcome matrix of a run: for each implementation, one outcome per corpus query,
-/// in corpus order.
-#[derive(Debug, Clone)]
+/// The outcome matrix of a run: for each implementation, one outcome per query. Rows
+/// are keyed by query id ([`Run::outcome`]): runs over parts of a corpus (shards) or over
+/// other implementations [`merge`](Run::merge) into one, and consumers look outcomes up
+/// by id, never by position in some other list.
+#[derive(Debug, Clone, Default)]
 pub struct Run {
     /// Names of the implementations, in the order given.
     pub implementations: Vec<String>,
-    /// `outcomes[i][q]`: implementation `i`, query `q` (corpus order).
+    /// The query ids, in the order of every column (corpus order for a corpus run).
+    pub queries: Vec<String>,
+    /// `outcomes[i][q]`: implementation `i`, query `queries[q]`.
     pub outcomes: Vec<Vec<Outcome>>,
     /// `elapsed[i]`: the wall time implementation `i` took for the whole corpus
     /// (implementations run one after another, so these do not overlap).
     pub elapsed: Vec<Duration>,
-    /// `case_elapsed[i][c]`: the wall time implementation `i` took for case `c` (corpus
-    /// order), a timeout's wait included.
-    pub case_elapsed: Vec<Vec<Duration>>,
+    /// `case_elapsed[i]`: (case id, wall time) for every case implementation `i` ran, a
+    /// timeout's wait included.
+    pub case_elapsed: Vec<Vec<(String, Duration)>>,
 }
 
+/// A [`Run`] indexed by query id ([`Run::lookup`]).
+pub struct Lookup<'r> {
+    run: &'r Run,
+    index: std::collections::HashMap<&'r str, usize>,
+}
+
+impl<'r> Lookup<'r> {
+    /// What implementation `i` answered for query `id`, if the run holds it.
+    pub fn outcome(&self, i: usize, id: &str) -> Option<&'r Outcome> {
+        self.run.outcomes.get(i)?.get(*self.index.get(id)?)
+    }
+
+    /// Implementation `i`'s outcomes for `ids`, in that order (`None` where the run does
+    /// not hold the query).
+    pub fn column<'a>(
+        &'a self,
+        i: usize,
+        ids: impl IntoIterator<Item = &'a str> + 'a,
+    ) -> impl Iterator<Item = Option<&'r Outcome>> + 'a {
+        ids.into_iter().map(move |id| self.outcome(i, id))
+    }
+}
+
+/// Why two runs cannot be merged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MergeError {
+    /// The same query appears in both shards.
+    DuplicateQuery(String),
+    /// The same implementation appears in both runs over the same queries.
+    DuplicateImplementation(String),
+    /// Neither the same implementations (shards) nor the same queries (columns).
+    Mismatch,
+}
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MergeError::DuplicateQuery(id) => write!(f, "query `{id}` is in both runs"),
+            MergeError::DuplicateImplementation(name) => {
+                write!(f, "implementation `{name}` is in both runs")
+            }
+            MergeError::Mismatch => f.write_str(
+                "the runs share neither their implementations (shards) nor their queries (columns)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
 impl Run {
-    /// The `n` cases implementation `i` took longest on, slowest first: (case index in
-    /// corpus order, wall time).
-    pub fn slowest_cases(&self, i: usize, n: usize) -> Vec<(usize, Duration)> {
-        let mut cases: Vec<(usize, Duration)> = self
+    /// The position of query `id` in every column.
+    pub fn query_index(&self, id: &str) -> Option<usize> {
+        self.index().get(id).copied()
+    }
+
+    /// The position of implementation `name`.
+    pub fn implementation_index(&self, name: &str) -> Option<usize> {
+        self.implementations.iter().position(|n| n == name)
+    }
+
+    /// What implementation `i` answered for query `id` (`None` when the run does not
+    /// hold that query, e.g. another shard's). One lookup; for many, use [`Run::lookup`].
+    pub fn outcome(&self, i: usize, id: &str) -> Option<&Outcome> {
+        self.outcomes.get(i)?.get(self.query_index(id)?)
+    }
+
+    /// An index of the run's queries, for many lookups by id.
+    pub fn lookup(&self) -> Lookup<'_> {
+        Lookup {
+            run: self,
+            index: self.index(),
+        }
+    }
+
+    fn index(&self) -> std::collections::HashMap<&str, usize> {
+        self.queries
+            .iter()
+            .enumerate()
+            .map(|(q, id)| (id.as_str(), q))
+            .collect()
+    }
+
+    /// One run of two: shards of one corpus run by the same implementations (their
+    /// queries are joined), or the same queries run by other implementations (their
+    /// columns are joined, outcomes looked up by query id).
+    ///
+    /// ```
+    /// use reptest_core::runner::Run;
+    /// use reptest_core::Outcome;
+    /// let allowed = Outcome::Verdict { allowed: true, line: None };
+    /// let shard = |id: &str| Run {
+    ///     implementations: vec!["a".into()],
+    ///     queries: vec![id.into()],
+    ///     outcomes: vec![vec![allowed.clone()]],
+    ///     elapsed: vec![Default::default()],
+    ///     case_elapsed: vec![vec![("x".into(), Default::default())]],
+    /// };
+    /// let run = shard("x/1").merge(shard("x/2")).unwrap();
+    /// assert_eq!(run.queries, ["x/1", "x/2"]);
+    /// assert_eq!(run.outcome(0, "x/2"), Some(&allowed));
+    /// assert!(shard("x/1").merge(shard("x/1")).is_err());
+    /// ```
+    pub fn merge(mut self, other: Run) -> Result<Run, MergeError> {
+        if self.implementations == other.implementations {
+            let index = self.index();
+            if let Some(id) = other
+                .queries
+                .iter()
+                .find(|id| index.contains_key(id.as_str()))
+            {
+                return Err(MergeError::DuplicateQuery(id.clone()));
+            }
+            self.queries.extend(other.queries);
+            for (mine, theirs) in self.outcomes.iter_mut().zip(other.outcomes) {
+                mine.extend(theirs);
+            }
+            for (mine, theirs) in self.elapsed.iter_mut().zip(other.elapsed) {
+                *mine += theirs;
+            }
+            for (mine, theirs) in self.case_elapsed.iter_mut().zip(other.case_elapsed) {
+                mine.extend(theirs);
+            }
+            return Ok(self);
+        }
+        let same_queries = {
+            let mut a: Vec<&String> = self.queries.iter().collect();
+            let mut b: Vec<&String> = other.queries.iter().collect();
+            a.sort();
+            b.sort();
+            a == b
+        };
+        if !same_queries {
+            return Err(MergeError::Mismatch);
+        }
+        if let Some(name) = other
+            .implementations
+            .iter()
+            .find(|n| self.implementations.contains(n))
+        {
+            return Err(MergeError::DuplicateImplementation(name.clone()));
+        }
+        let theirs = other.index();
+        for (name, column) in other.implementations.iter().zip(&other.outcomes) {
+            self.implementations.push(name.clone());
+            self.outcomes.push(
+                self.queries
+                    .iter()
+                    .map(|id| column[theirs[id.as_str()]].clone())
+                    .collect(),
+            );
+        }
+        self.elapsed.extend(other.elapsed);
+        self.case_elapsed.extend(other.case_elapsed);
+        Ok(self)
+    }
+
+    /// The `n` cases implementation `i` took longest on, slowest first: (case id, wall
+    /// time).
+    pub fn slowest_cases(&self, i: usize, n: usize) -> Vec<(&str, Duration)> {
+        let mut cases: Vec<(&str, Duration)> = self
             .case_elapsed
             .get(i)
-            .map(|times| times.iter().copied().enumerate().collect())
+            .map(|times| times.iter().map(|(id, t)| (id.as_str(), *t)).collect())
             .unwrap_or_default();
-        cases.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        cases.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         cases.truncate(n);
         cases
     }
@@ -63,17 +224,18 @@ pub fn run_with_progress(
     let cases = corpus.cases();
     let run_one = |implementation: &dyn Implementation| {
         let started = Instant::now();
-        let answered: Vec<(Vec<Outcome>, Duration)> = cases
+        let answered: Vec<(Vec<Outcome>, (String, Duration))> = cases
             .par_iter()
             .map(|case| {
                 let case_started = Instant::now();
                 let outcomes = evaluate_case(implementation, case);
                 progress(outcomes.len());
-                (outcomes, case_started.elapsed())
+                (outcomes, (case.id.clone(), case_started.elapsed()))
             })
             .collect();
         let elapsed = started.elapsed();
-        let (outcomes, times): (Vec<Vec<Outcome>>, Vec<Duration>) = answered.into_iter().unzip();
+        let (outcomes, times): (Vec<Vec<Outcome>>, Vec<(String, Duration)>) =
+            answered.into_iter().unzip();
         (
             outcomes.into_iter().flatten().collect::<Vec<_>>(),
             (elapsed, times),
@@ -99,6 +261,7 @@ pub fn run_with_progress(
             .iter()
             .map(|i| i.name().to_string())
             .collect(),
+        queries: corpus.queries().map(|(_, q)| q.id.clone()).collect(),
         outcomes,
         elapsed,
         case_elapsed,

@@ -69,8 +69,6 @@ impl Tally {
 /// One query an implementation did not pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    /// Index of the query in corpus order.
-    pub query: usize,
     /// The query's id (`case/N`).
     pub id: String,
     /// What the profile expects.
@@ -84,7 +82,7 @@ impl Failure {
     /// what came, e.g. `wrong/1 (corpus/rfc/x.toml:7) agent=a url=/x: expected allowed,
     /// got disallowed (line 2)`.
     pub fn describe(&self, corpus: &Corpus) -> String {
-        match corpus.queries().nth(self.query) {
+        match corpus.queries().find(|(_, q)| q.id == self.id) {
             Some((case, query)) => format!(
                 "{} ({}:{}) agent={} url={}: expected {}, got {}",
                 self.id,
@@ -132,22 +130,26 @@ impl Summary {
 /// Judges a run under `profile`. Fuzzing findings awaiting their verdict
 /// ([`reptest_corpus::Query::is_undecided_finding`]) are not judged.
 pub fn summarize(corpus: &Corpus, run: &Run, profile: Profile) -> Vec<Summary> {
+    let lookup = run.lookup();
     run.implementations
         .iter()
-        .zip(&run.outcomes)
-        .map(|(name, outcomes)| {
+        .enumerate()
+        .map(|(i, name)| {
             let mut per_level: BTreeMap<Level, Tally> = BTreeMap::new();
             let mut failures = Vec::new();
-            for (index, ((_, query), outcome)) in corpus.queries().zip(outcomes).enumerate() {
+            for (_, query) in corpus.queries() {
                 if query.is_undecided_finding() {
                     continue;
                 }
+                // A query this run does not hold (another shard's) is not judged.
+                let Some(outcome) = lookup.outcome(i, &query.id) else {
+                    continue;
+                };
                 let expected = query.expect_for(profile);
                 let judgement = judge(expected, outcome);
                 per_level.entry(query.level).or_default().add(judgement);
                 if matches!(judgement, Judgement::Fail | Judgement::NoVerdict) {
                     failures.push(Failure {
-                        query: index,
                         id: query.id.clone(),
                         expected,
                         outcome: outcome.clone(),

@@ -17,5 +17,5 @@ mod model;
 
 pub use model::{
     Agreement, CaseEntry, Cell, ImplEntry, ImplScore, LevelTally, Meta, QueryEntry, Report,
-    RequirementEntry, RequirementScore, FORMAT_VERSION,
+    RequirementEntry, RequirementScore, SlowCase, FORMAT_VERSION, SLOWEST_CASES,
 };

@@ -131,7 +131,10 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
     );
     for &profile in &report.meta.profiles {
         let levels = score.and_then(|s| s.profiles.get(&profile));
-        let total = total(levels);
+        let total = score
+            .and_then(|s| s.totals.get(&profile))
+            .copied()
+            .unwrap_or_default();
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} |",
@@ -149,7 +152,7 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
     may_choices(&mut out, report, score);
     unsupported(&mut out, report, outcomes);
 
-    let rfc_failures = not_passed(report, outcomes, Profile::Rfc9309, None);
+    let rfc_failures = not_passed(report, score, Profile::Rfc9309, None);
     let _ = writeln!(
         out,
         "## Queries not passed under `rfc9309` ({})\n",
@@ -167,7 +170,7 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
         );
     }
     if report.meta.profiles.contains(&Profile::Google) {
-        let google_failures = not_passed(report, outcomes, Profile::Google, Some(Profile::Rfc9309));
+        let google_failures = not_passed(report, score, Profile::Google, Some(Profile::Rfc9309));
         let _ = writeln!(
             out,
             "## Queries not passed under `google` where it expects otherwise ({})\n",
@@ -214,18 +217,6 @@ fn finish(mut out: String) -> String {
     out
 }
 
-/// The sum of the tallies over every level.
-fn total(levels: Option<&BTreeMap<String, LevelTally>>) -> LevelTally {
-    let mut sum = LevelTally::default();
-    for t in levels.into_iter().flat_map(|l| l.values()) {
-        sum.pass += t.pass;
-        sum.fail += t.fail;
-        sum.unsupported += t.unsupported;
-        sum.no_verdict += t.no_verdict;
-    }
-    sum
-}
-
 /// `pass/judged (rate%)`, or `—` when nothing was judged.
 fn rate(tally: Option<&LevelTally>) -> String {
     match tally {
@@ -245,17 +236,6 @@ fn rate(tally: Option<&LevelTally>) -> String {
 /// The expectation of `query` under `profile` (`either` when the report lacks it).
 fn expect(query: &QueryEntry, profile: Profile) -> &str {
     query.expect.get(&profile).map_or("either", String::as_str)
-}
-
-/// Whether `cell` passes `expected`: `Some(true)` pass, `Some(false)` fail or no verdict,
-/// `None` unsupported (not judged).
-fn passes(expected: &str, cell: &Cell) -> Option<bool> {
-    match cell.word.as_str() {
-        "unsupported" => None,
-        "allowed" => Some(expected != "disallowed"),
-        "disallowed" => Some(expected != "allowed"),
-        _ => Some(false),
-    }
 }
 
 /// The per-profile table of the summary.
@@ -279,24 +259,16 @@ fn profile_table(out: &mut String, report: &Report, order: &[usize], profile: Pr
     );
     for &i in order {
         let entry = &report.implementations[i];
-        let levels = report
-            .scores
-            .get(i)
-            .filter(|s| s.name == entry.name)
-            .and_then(|s| s.profiles.get(&profile));
-        let total = total(levels);
-        let (mut allowed, mut disallowed) = (0, 0);
-        if let Some(column) = report.outcomes.get(i) {
-            for ((_, q), cell) in report.queries().zip(column) {
-                if expect(q, profile) == "either" && !q.finding {
-                    match cell.word.as_str() {
-                        "allowed" => allowed += 1,
-                        "disallowed" => disallowed += 1,
-                        _ => {}
-                    }
-                }
-            }
-        }
+        let score = report.scores.get(i).filter(|s| s.name == entry.name);
+        let levels = score.and_then(|s| s.profiles.get(&profile));
+        let total = score
+            .and_then(|s| s.totals.get(&profile))
+            .copied()
+            .unwrap_or_default();
+        let (allowed, disallowed) = score
+            .and_then(|s| s.either_verdicts.get(&profile))
+            .copied()
+            .unwrap_or_default();
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {allowed} / {disallowed} | {} | {} | {} |",
@@ -656,16 +628,20 @@ fn unsupported(out: &mut String, report: &Report, outcomes: &[Cell]) {
 /// order; with `unless`, only those whose expectation differs from `unless`'s.
 fn not_passed<'r>(
     report: &'r Report,
-    outcomes: &[Cell],
+    score: Option<&ImplScore>,
     profile: Profile,
     unless: Option<Profile>,
 ) -> Vec<(&'r CaseEntry, &'r QueryEntry)> {
+    let listed: BTreeSet<usize> = score
+        .and_then(|s| s.not_passed.get(&profile))
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
     report
         .queries()
-        .zip(outcomes)
-        .filter(|((_, q), _)| unless.is_none_or(|other| expect(q, other) != expect(q, profile)))
-        .filter(|((_, q), c)| passes(expect(q, profile), c) == Some(false))
-        .map(|(pair, _)| pair)
+        .filter(|(_, q)| listed.contains(&q.index))
+        .filter(|(_, q)| unless.is_none_or(|other| expect(q, other) != expect(q, profile)))
         .collect()
 }
 

@@ -1,7 +1,7 @@
 //! The report model (also the JSON report's schema).
 
 use reptest_core::runner::Run;
-use reptest_core::score::{judge, summarize, Summary, Tally};
+use reptest_core::score::{judge, summarize, Judgement, Summary, Tally};
 use reptest_core::{ImplInfo, Outcome};
 use reptest_corpus::{Corpus, Expect, OutcomeWord, Profile};
 use serde::{Deserialize, Serialize};
@@ -71,7 +71,22 @@ pub struct ImplEntry {
     pub reports_line: bool,
     /// Wall time for the whole corpus, in seconds.
     pub seconds: f64,
+    /// The cases it took longest on, slowest first (a timeout's wait included).
+    #[serde(default)]
+    pub slowest_cases: Vec<SlowCase>,
 }
+
+/// One case and the wall time an implementation took on it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SlowCase {
+    /// The case id.
+    pub case: String,
+    /// Wall time in seconds.
+    pub seconds: f64,
+}
+
+/// How many slowest cases the model keeps per implementation.
+pub const SLOWEST_CASES: usize = 3;
 
 /// One requirement of the index.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -208,6 +223,17 @@ pub struct ImplScore {
     /// Queries where it gave the reference's verdict but named another deciding line
     /// (only for implementations that report lines).
     pub same_verdict_other_line: Vec<String>,
+    /// Profile to the tally over every level (the sum of `profiles`' level tallies).
+    #[serde(default)]
+    pub totals: BTreeMap<Profile, LevelTally>,
+    /// Profile to its verdicts on the queries that profile lets implementations answer
+    /// either way (findings awaiting their verdict left out): (allowed, disallowed).
+    #[serde(default)]
+    pub either_verdicts: BTreeMap<Profile, (usize, usize)>,
+    /// Profile to the queries not passed under it (wrong verdict or no verdict), as
+    /// [`QueryEntry::index`]es in corpus order.
+    #[serde(default)]
+    pub not_passed: BTreeMap<Profile, Vec<usize>>,
 }
 
 /// How the implementations did on the queries citing one requirement (under `rfc9309`).
@@ -253,6 +279,20 @@ impl Report {
         generated_at: &str,
     ) -> Report {
         let queries: Vec<_> = corpus.queries().collect();
+        // Every column in corpus order, each outcome looked up by query id.
+        let lookup = run.lookup();
+        let columns: Vec<Vec<Outcome>> = (0..run.implementations.len())
+            .map(|i| {
+                queries
+                    .iter()
+                    .map(|(_, q)| {
+                        lookup.outcome(i, &q.id).cloned().unwrap_or_else(|| {
+                            Outcome::Error("not in this run (another shard's query)".into())
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
         let repo_root = corpus_dir.parent().unwrap_or(corpus_dir);
         let mut seeds = Vec::new();
         let mut index = 0;
@@ -315,7 +355,8 @@ impl Report {
         let implementations = infos
             .iter()
             .zip(&run.elapsed)
-            .map(|(info, elapsed)| ImplEntry {
+            .enumerate()
+            .map(|(i, (info, elapsed))| ImplEntry {
                 name: info.name.clone(),
                 version: info.version.clone(),
                 language: info.language.clone(),
@@ -323,6 +364,14 @@ impl Report {
                 fetch_outcomes: info.capabilities.fetch_outcomes,
                 reports_line: info.capabilities.reports_line,
                 seconds: elapsed.as_secs_f64(),
+                slowest_cases: run
+                    .slowest_cases(i, SLOWEST_CASES)
+                    .into_iter()
+                    .map(|(case, time)| SlowCase {
+                        case: case.to_string(),
+                        seconds: time.as_secs_f64(),
+                    })
+                    .collect(),
             })
             .collect::<Vec<_>>();
         let reference = run.implementations.iter().position(|n| n == "reference");
@@ -334,10 +383,10 @@ impl Report {
         let scores = run
             .implementations
             .iter()
-            .zip(&run.outcomes)
+            .zip(&columns)
             .zip(infos)
             .map(|((name, outcomes), info)| {
-                let profiles = Profile::ALL
+                let profiles: BTreeMap<Profile, BTreeMap<String, LevelTally>> = Profile::ALL
                     .into_iter()
                     .zip(&summaries)
                     .map(|(profile, summaries)| {
@@ -377,7 +426,7 @@ impl Report {
                 let same_verdict_other_line = match reference {
                     Some(r) if info.capabilities.reports_line && name != "reference" => queries
                         .iter()
-                        .zip(outcomes.iter().zip(&run.outcomes[r]))
+                        .zip(outcomes.iter().zip(&columns[r]))
                         .filter_map(|((_, q), (mine, theirs))| match (mine, theirs) {
                             (
                                 Outcome::Verdict {
@@ -394,11 +443,62 @@ impl Report {
                         .collect(),
                     _ => Vec::new(),
                 };
+                let totals = profiles
+                    .iter()
+                    .map(|(&profile, levels)| {
+                        let mut sum = LevelTally::default();
+                        for t in levels.values() {
+                            sum.pass += t.pass;
+                            sum.fail += t.fail;
+                            sum.unsupported += t.unsupported;
+                            sum.no_verdict += t.no_verdict;
+                        }
+                        (profile, sum)
+                    })
+                    .collect();
+                let either_verdicts = Profile::ALL
+                    .into_iter()
+                    .map(|profile| {
+                        let mut verdicts = (0, 0);
+                        for ((_, q), outcome) in queries.iter().zip(outcomes) {
+                            if q.expect_for(profile) != Expect::Either || q.is_undecided_finding() {
+                                continue;
+                            }
+                            match outcome.allowed() {
+                                Some(true) => verdicts.0 += 1,
+                                Some(false) => verdicts.1 += 1,
+                                None => {}
+                            }
+                        }
+                        (profile, verdicts)
+                    })
+                    .collect();
+                let not_passed = Profile::ALL
+                    .into_iter()
+                    .map(|profile| {
+                        let indexes = queries
+                            .iter()
+                            .zip(outcomes)
+                            .enumerate()
+                            .filter(|(_, ((_, q), outcome))| {
+                                matches!(
+                                    judge(q.expect_for(profile), outcome),
+                                    Judgement::Fail | Judgement::NoVerdict
+                                )
+                            })
+                            .map(|(index, _)| index)
+                            .collect();
+                        (profile, indexes)
+                    })
+                    .collect();
                 ImplScore {
                     name: name.clone(),
                     profiles,
                     may_choices,
                     same_verdict_other_line,
+                    totals,
+                    either_verdicts,
+                    not_passed,
                 }
             })
             .collect();
@@ -418,8 +518,7 @@ impl Report {
                     })
                     .map(|(i, _)| i)
                     .collect();
-                let per_impl = run
-                    .outcomes
+                let per_impl = columns
                     .iter()
                     .map(|outcomes| {
                         let mut tally = Tally::default();
@@ -440,14 +539,14 @@ impl Report {
                 }
             })
             .collect();
-        let n = run.outcomes.len();
+        let n = columns.len();
         let mut agreement = Agreement {
             same: vec![vec![0; n]; n],
             both: vec![vec![0; n]; n],
         };
         for a in 0..n {
             for b in 0..n {
-                for (x, y) in run.outcomes[a].iter().zip(&run.outcomes[b]) {
+                for (x, y) in columns[a].iter().zip(&columns[b]) {
                     if let (Some(x), Some(y)) = (x.allowed(), y.allowed()) {
                         agreement.both[a][b] += 1;
                         if x == y {
@@ -480,8 +579,7 @@ impl Report {
                 })
                 .collect(),
             cases,
-            outcomes: run
-                .outcomes
+            outcomes: columns
                 .iter()
                 .map(|column| column.iter().map(Cell::from).collect())
                 .collect(),

@@ -308,8 +308,9 @@ fn answer_all(
         if checker.is_none() {
             match guarded(|| prepare(body)) {
                 Ok(ready) => checker = Some(ready),
-                Err(why) => {
+                Err(failed) => {
                     // The library refuses (or panics on) the body: every query says so.
+                    let why = failed.to_string();
                     for _ in queries {
                         let _ = answers.send(Outcome::Error(why.clone()));
                     }
@@ -322,12 +323,12 @@ fn answer_all(
                 allowed,
                 line: None,
             },
-            Some(Err(why)) => {
-                if why.starts_with("panic: ") {
+            Some(Err(failed)) => {
+                if matches!(failed, Failed::Panicked(_)) {
                     // The library's state may be broken: prepare afresh for the next query.
                     checker = None;
                 }
-                Outcome::Error(why)
+                Outcome::Error(failed.to_string())
             }
             None => unreachable!("prepared above"),
         };
@@ -337,15 +338,34 @@ fn answer_all(
     }
 }
 
-/// Runs `f`, turning a panic into `Err("panic: <message> at <file:line>")`.
-fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+/// Why a library call gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Failed {
+    /// The library returned an error.
+    Refused(String),
+    /// The library panicked (message and location).
+    Panicked(String),
+}
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failed::Refused(why) => f.write_str(why),
+            Failed::Panicked(message) => write!(f, "panic: {message}"),
+        }
+    }
+}
+
+/// Runs `f`, telling an error it returned from a panic (shown as `panic: <message> at
+/// <file:line>`).
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, Failed> {
     match panic::catch_unwind(AssertUnwindSafe(f)) {
-        Ok(result) => result,
+        Ok(result) => result.map_err(Failed::Refused),
         Err(payload) => {
             let message = LAST_PANIC
                 .with(|last| last.borrow_mut().take())
                 .unwrap_or_else(|| payload_text(payload.as_ref()).to_string());
-            Err(format!("panic: {message}"))
+            Err(Failed::Panicked(message))
         }
     }
 }

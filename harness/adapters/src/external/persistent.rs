@@ -114,7 +114,7 @@ impl Persistent {
             .map_err(|e| format!("{what}: cannot start `{program}`: {e}"))?;
         let line = child.read_line(Instant::now() + HANDSHAKE_TIMEOUT);
         let handshake = match line {
-            Ok(line) => Handshake::parse(line),
+            Ok(line) => Handshake::parse(line).map_err(|e| e.to_string()),
             Err(ReadError::Timeout) => Err(child.with_stderr(format!(
                 "no handshake within {}",
                 seconds(HANDSHAKE_TIMEOUT)

@@ -60,21 +60,34 @@ impl Handshake {
     }
 
     /// Reads a handshake line; an error says what is wrong with it.
-    pub fn parse(line: &[u8]) -> Result<Handshake, String> {
-        let handshake: Handshake = serde_json::from_slice(trim_cr(line)).map_err(|e| {
-            format!(
-                "the first line is not a protocol handshake ({e}): {}",
-                excerpt(line)
-            )
-        })?;
+    pub fn parse(line: &[u8]) -> Result<Handshake, HandshakeError> {
+        let handshake: Handshake =
+            serde_json::from_slice(trim_cr(line)).map_err(|e| HandshakeError::NotAHandshake {
+                error: e.to_string(),
+                line: excerpt(line),
+            })?;
         if handshake.protocol != VERSION {
-            return Err(format!(
-                "the adapter speaks protocol {}, reptest speaks protocol {VERSION}",
-                handshake.protocol
-            ));
+            return Err(HandshakeError::Protocol(handshake.protocol));
         }
         Ok(handshake)
     }
+}
+
+/// Why a first line is not a usable handshake.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HandshakeError {
+    /// Not the JSON object of a handshake.
+    #[error("the first line is not a protocol handshake ({error}): {line}")]
+    NotAHandshake {
+        /// What the JSON reader said.
+        error: String,
+        /// The start of the line, in visible notation.
+        line: String,
+    },
+    /// Another protocol version.
+    #[error("the adapter speaks protocol {0}, reptest speaks protocol {VERSION}")]
+    Protocol(u64),
 }
 
 /// Serializes `value` as one ASCII-only JSON line (with its `\n`) onto `out`.
@@ -303,6 +316,7 @@ mod tests {
         assert!(!h.capabilities.full_urls && h.capabilities.reports_line);
         assert!(Handshake::parse(br#"{"protocol": 2, "version": "1"}"#)
             .unwrap_err()
+            .to_string()
             .contains("protocol 2"));
         assert!(Handshake::parse(b"hello").is_err());
     }

@@ -119,12 +119,11 @@ pub fn run(args: Args) -> Outcome {
         (None, _) => Profile::Rfc9309,
     };
     let corpus = args.corpus.load()?;
-    let implementation = impls::one(name)?;
+    let implementation = impls::one(name).map_err(|e| e.to_string())?;
     let run = super::run_corpus(&corpus, &[implementation]);
-    let outcomes = run.outcomes.first().map(Vec::as_slice).unwrap_or_default();
 
     if args.write_baseline {
-        let mut baseline = Baseline::from_outcomes(&corpus, name, outcomes, profile);
+        let mut baseline = Baseline::from_run(&corpus, name, &run, profile);
         if let Some(previous) = previous.as_ref().filter(|p| p.implementation == name) {
             baseline.keep_reasons(previous);
         }
@@ -146,7 +145,7 @@ pub fn run(args: Args) -> Outcome {
         return Err(format!("no baseline at {}", args.baseline.display()));
     };
     baseline.profile = profile;
-    let result = GateResult::compare(&baseline, &corpus, outcomes, args.strict);
+    let result = GateResult::compare(&baseline, &corpus, &run, args.strict);
     let context = Context {
         baseline: args.baseline.clone(),
         rerecord,

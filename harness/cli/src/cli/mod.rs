@@ -91,7 +91,7 @@ pub struct ImplArg {
 impl ImplArg {
     /// The implementation named, when known and available.
     pub fn one(&self) -> Result<Box<dyn reptest::Implementation>, String> {
-        reptest::impls::one(&self.implementation)
+        reptest::impls::one(&self.implementation).map_err(|e| e.to_string())
     }
 }
 
@@ -155,9 +155,10 @@ pub fn selected_from(
     registry: &reptest::impls::Registry,
     names: &[String],
 ) -> Result<Vec<Box<dyn reptest::Implementation>>, String> {
-    if names.is_empty() {
+    let chosen = if names.is_empty() {
         registry.select(&["all".to_string()])
     } else {
         registry.select(names)
-    }
+    };
+    chosen.map_err(|e| e.to_string())
 }

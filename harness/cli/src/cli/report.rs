@@ -197,7 +197,7 @@ fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
 }
 
 /// The current UTC time in RFC 3339 (`2026-11-29T08:15:00Z`).
-fn now_rfc3339() -> String {
+pub fn now_rfc3339() -> String {
     let seconds = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -4,7 +4,7 @@ use super::{CorpusArg, Outcome};
 use reptest::runner::Run;
 use reptest::score::{self, Summary, Tally};
 use reptest::Outcome as Answer;
-use reptest_corpus::{Corpus, Level, Profile};
+use reptest_corpus::{Corpus, Level, OutcomeWord, Profile};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -29,7 +29,8 @@ pub struct Args {
     /// Judge against this profile's expectations.
     #[arg(long, default_value = "rfc9309", value_parser = super::profile_parser())]
     profile: Profile,
-    /// Print the summary as JSON, with every outcome.
+    /// Print the result as JSON instead: the report model of `reptest report` (its
+    /// report.json), with every outcome, score and implementation.
     #[arg(long)]
     json: bool,
     /// Also write the outcome matrix as TSV: query id, expected verdict, one column per
@@ -55,10 +56,19 @@ pub fn run(args: Args) -> Outcome {
         reptest::atomic::write(path, matrix(&corpus, &run, args.profile).as_bytes())?;
     }
     if args.json {
+        // One model for every machine-readable result: the report's (`reptest report`
+        // writes the same as report.json).
+        let infos: Vec<_> = implementations.iter().map(|i| i.info().clone()).collect();
+        let report = reptest::report::Report::build(
+            &corpus,
+            &args.corpus.dir(),
+            &run,
+            &infos,
+            &super::report::now_rfc3339(),
+        );
         outln!(
             "{}",
-            serde_json::to_string_pretty(&json(&corpus, &run, &summaries, &gating))
-                .map_err(|e| e.to_string())?
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
         );
     } else {
         print(&corpus, &run, &summaries, &gating, args.profile);
@@ -84,13 +94,14 @@ fn cell(tally: Option<&Tally>) -> String {
 /// The outcome matrix as TSV: a header line, then one line per corpus query.
 fn matrix(corpus: &Corpus, run: &Run, profile: Profile) -> String {
     let mut out = format!("query\texpected\t{}\n", run.implementations.join("\t"));
-    for (q, (_, query)) in corpus.queries().enumerate() {
+    let lookup = run.lookup();
+    for (_, query) in corpus.queries() {
         out.push_str(&query.id);
         out.push('\t');
         out.push_str(query.expect_for(profile).as_str());
-        for outcomes in &run.outcomes {
+        for i in 0..run.implementations.len() {
             out.push('\t');
-            out.push_str(outcomes.get(q).map_or("-", |o| o.word()));
+            out.push_str(lookup.outcome(i, &query.id).map_or("-", |o| o.word()));
         }
         out.push('\n');
     }
@@ -144,7 +155,7 @@ fn print(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool], pro
         );
     }
     print_faults(corpus, run);
-    print_slowest(corpus, run, width);
+    print_slowest(run, width);
     let mut unlisted = Vec::new();
     for (s, gating) in summaries.iter().zip(gating) {
         if s.failures.is_empty() {
@@ -192,12 +203,12 @@ const SLOWEST_SHOWN: usize = 3;
 /// implementation's gating, so a slow or dying adapter is never silent.
 fn print_faults(corpus: &Corpus, run: &Run) {
     let mut first = true;
-    for (name, outcomes) in run.implementations.iter().zip(&run.outcomes) {
+    let lookup = run.lookup();
+    for (i, name) in run.implementations.iter().enumerate() {
         let faults: Vec<(&str, &Answer)> = corpus
             .queries()
-            .zip(outcomes)
+            .filter_map(|(_, query)| Some((query.id.as_str(), lookup.outcome(i, &query.id)?)))
             .filter(|(_, o)| matches!(o, Answer::Timeout(_) | Answer::Crash(_)))
-            .map(|((_, query), o)| (query.id.as_str(), o))
             .collect();
         if faults.is_empty() {
             continue;
@@ -206,11 +217,11 @@ fn print_faults(corpus: &Corpus, run: &Run) {
             outln!("\ntimeouts and crashes (each adapter process was restarted after one):");
             first = false;
         }
-        let count = |word| faults.iter().filter(|(_, o)| o.word() == word).count();
+        let count = |word| faults.iter().filter(|(_, o)| o.kind() == word).count();
         outln!(
             "  {name}: {} timeout, {} crash",
-            count("timeout"),
-            count("crash")
+            count(OutcomeWord::Timeout),
+            count(OutcomeWord::Crash)
         );
         for (id, outcome) in faults.iter().take(FAULTS_SHOWN) {
             outln!("    {id}: {}", visible_line(&outcome.to_string()));
@@ -225,13 +236,13 @@ fn print_faults(corpus: &Corpus, run: &Run) {
 }
 
 /// The slowest cases of each implementation, with their wall time.
-fn print_slowest(corpus: &Corpus, run: &Run, width: usize) {
+fn print_slowest(run: &Run, width: usize) {
     outln!("\nslowest cases (wall time per case, a timeout's wait included):");
     for (i, name) in run.implementations.iter().enumerate() {
         let cases: Vec<String> = run
             .slowest_cases(i, SLOWEST_SHOWN)
             .into_iter()
-            .map(|(c, time)| format!("{} {:.2} s", corpus.cases()[c].id, time.as_secs_f64()))
+            .map(|(case, time)| format!("{case} {:.2} s", time.as_secs_f64()))
             .collect();
         outln!("  {name:<width$} {}", cases.join(", "));
     }
@@ -244,57 +255,4 @@ fn visible_line(text: &str) -> String {
         Some((at, _)) => format!("{}…", &line[..at]),
         None => line,
     }
-}
-
-fn json(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool]) -> serde_json::Value {
-    let queries: Vec<_> = corpus.queries().collect();
-    serde_json::Value::Array(
-        summaries
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let levels: serde_json::Map<String, serde_json::Value> = s
-                    .per_level
-                    .iter()
-                    .map(|(level, t)| {
-                        (
-                            level.to_string(),
-                            serde_json::json!({"pass": t.pass, "fail": t.fail, "unsupported": t.unsupported, "no_verdict": t.no_verdict}),
-                        )
-                    })
-                    .collect();
-                let failures: Vec<_> = s
-                    .failures
-                    .iter()
-                    .map(|f| {
-                        let (_, query) = queries[f.query];
-                        serde_json::json!({"id": f.id, "agent": query.agent, "url": query.url,
-                            "expected": f.expected.as_str(), "outcome": f.outcome.to_string()})
-                    })
-                    .collect();
-                let outcomes: serde_json::Map<String, serde_json::Value> = queries
-                    .iter()
-                    .zip(&run.outcomes[i])
-                    .map(|((_, query), outcome)| (query.id.clone(), outcome.word().into()))
-                    .collect();
-                let qps = run.queries_per_second(i);
-                let faults: Vec<_> = queries
-                    .iter()
-                    .zip(&run.outcomes[i])
-                    .filter(|(_, o)| matches!(o, Answer::Timeout(_) | Answer::Crash(_)))
-                    .map(|((_, query), o)| serde_json::json!({"id": query.id, "outcome": o.to_string()}))
-                    .collect();
-                let slowest: Vec<_> = run
-                    .slowest_cases(i, SLOWEST_SHOWN)
-                    .into_iter()
-                    .map(|(c, time)| serde_json::json!({"case": corpus.cases()[c].id, "seconds": time.as_secs_f64()}))
-                    .collect();
-                serde_json::json!({"implementation": s.name, "gating": gating[i],
-                    "faults": faults, "slowest_cases": slowest,
-                    "elapsed_s": run.elapsed[i].as_secs_f64(),
-                    "queries_per_s": if qps.is_finite() { Some(qps) } else { None },
-                    "per_level": levels, "failures": failures, "outcomes": outcomes})
-            })
-            .collect(),
-    )
 }

@@ -1,5 +1,6 @@
 //! The baseline file, and judging a run query by query.
 
+use reptest_core::runner::Run;
 use reptest_core::score::{judge, Judgement};
 use reptest_core::Outcome;
 use reptest_corpus::{Corpus, Expect, OutcomeWord, Profile};
@@ -66,22 +67,16 @@ pub struct KnownFailure {
 }
 
 /// Why a baseline file could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BaselineError {
     /// The file does not exist.
+    #[error("{}: no such file", .0.display())]
     Missing(PathBuf),
     /// The file exists but cannot be read or is not a valid baseline; the message names
     /// the file and, where known, the line.
+    #[error("{0}")]
     Invalid(String),
-}
-
-impl std::fmt::Display for BaselineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BaselineError::Missing(path) => write!(f, "{}: no such file", path.display()),
-            BaselineError::Invalid(message) => f.write_str(message),
-        }
-    }
 }
 
 /// A sort key for query ids that orders `case/2` before `case/10`.
@@ -137,15 +132,23 @@ impl Judged {
     }
 }
 
-/// Judges every corpus query under `profile` against `outcomes` (one per query, corpus
-/// order, as in a [`reptest_core::runner::Run`] column); a query without an outcome has no verdict.
-pub fn judge_all(corpus: &Corpus, outcomes: &[Outcome], profile: Profile) -> Vec<Judged> {
+/// Judges every corpus query under `profile` against what `implementation` answered in
+/// `run` (looked up by query id); a query without an outcome has no verdict.
+pub fn judge_all(
+    corpus: &Corpus,
+    run: &Run,
+    implementation: &str,
+    profile: Profile,
+) -> Vec<Judged> {
     let none = Outcome::Error("no outcome recorded for this query".into());
+    let column = run.implementation_index(implementation);
+    let lookup = run.lookup();
     corpus
         .queries()
-        .enumerate()
-        .map(|(i, (case, query))| {
-            let outcome = outcomes.get(i).unwrap_or(&none);
+        .map(|(case, query)| {
+            let outcome = column
+                .and_then(|i| lookup.outcome(i, &query.id))
+                .unwrap_or(&none);
             let expected = query.expect_for(profile);
             Judged {
                 id: query.id.clone(),
@@ -164,16 +167,10 @@ pub fn judge_all(corpus: &Corpus, outcomes: &[Outcome], profile: Profile) -> Vec
 }
 
 impl Baseline {
-    /// The baseline of `implementation` from its outcomes (one per corpus query, in
-    /// corpus order), judged under `profile`: passes go to `passed`, unsupported queries
-    /// to `unsupported`, everything else (wrong verdict, error, timeout, crash) becomes a
-    /// known failure.
-    pub fn from_outcomes(
-        corpus: &Corpus,
-        implementation: &str,
-        outcomes: &[Outcome],
-        profile: Profile,
-    ) -> Self {
+    /// The baseline of `implementation` from its outcomes in `run`, judged under
+    /// `profile`: passes go to `passed`, unsupported queries to `unsupported`, everything
+    /// else (wrong verdict, error, timeout, crash) becomes a known failure.
+    pub fn from_run(corpus: &Corpus, implementation: &str, run: &Run, profile: Profile) -> Self {
         let mut baseline = Baseline {
             implementation: implementation.to_string(),
             profile,
@@ -182,7 +179,7 @@ impl Baseline {
             unsupported: Vec::new(),
             known_failures: Vec::new(),
         };
-        for judged in judge_all(corpus, outcomes, profile) {
+        for judged in judge_all(corpus, run, implementation, profile) {
             match judged.judgement {
                 Judgement::Pass => baseline.passed.push(judged.id),
                 Judgement::Unsupported => baseline.unsupported.push(judged.id),
@@ -226,7 +223,7 @@ impl Baseline {
     /// Reads and validates the baseline at `path`.
     pub fn load(path: &Path) -> Result<Self, BaselineError> {
         match std::fs::read_to_string(path) {
-            Ok(text) => Self::parse(&text, path).map_err(BaselineError::Invalid),
+            Ok(text) => Self::parse(&text, path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 Err(BaselineError::Missing(path.to_path_buf()))
             }
@@ -240,13 +237,13 @@ impl Baseline {
     /// Parses and validates baseline TOML; `path` names the file in errors
     /// (`FILE:LINE: message`). Rejects an unknown profile, an empty implementation name,
     /// and a query id listed twice or in two lists.
-    pub fn parse(text: &str, path: &Path) -> Result<Self, String> {
+    pub fn parse(text: &str, path: &Path) -> Result<Self, BaselineError> {
         let invalid = |line: Option<usize>, message: &str| {
             let at = line.map(|l| format!(":{l}")).unwrap_or_default();
-            format!(
+            BaselineError::Invalid(format!(
                 "{}{at}: not a valid reptest gate baseline: {message}",
                 path.display()
-            )
+            ))
         };
         let mut baseline: Baseline = toml::from_str(text).map_err(|e| {
             let line = e.span().map(|s| reptest_corpus::line_of(text, s.start));

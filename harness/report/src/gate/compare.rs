@@ -2,8 +2,8 @@
 
 use super::baseline::*;
 use super::render::plural;
+use reptest_core::runner::Run;
 use reptest_core::score::Judgement;
-use reptest_core::Outcome;
 use reptest_corpus::{Corpus, Profile};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -92,12 +92,7 @@ pub struct GateResult {
 impl GateResult {
     /// Compares `outcomes` (one per corpus query, in corpus order, as in a
     /// [`reptest_core::runner::Run`] column) with `baseline`, judged under the baseline's profile.
-    pub fn compare(
-        baseline: &Baseline,
-        corpus: &Corpus,
-        outcomes: &[Outcome],
-        strict: bool,
-    ) -> GateResult {
+    pub fn compare(baseline: &Baseline, corpus: &Corpus, run: &Run, strict: bool) -> GateResult {
         let passed: BTreeSet<&str> = baseline.passed.iter().map(String::as_str).collect();
         let known: BTreeMap<&str, &KnownFailure> = baseline
             .known_failures
@@ -107,7 +102,7 @@ impl GateResult {
         let mut counts = Counts::default();
         let mut entries = Vec::new();
         let mut in_corpus = BTreeSet::new();
-        for query in judge_all(corpus, outcomes, baseline.profile) {
+        for query in judge_all(corpus, run, &baseline.implementation, baseline.profile) {
             in_corpus.insert(query.id.clone());
             let known_failure = known.get(query.id.as_str());
             let status = if query.judgement == Judgement::Unsupported {

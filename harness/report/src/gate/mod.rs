@@ -29,6 +29,7 @@ mod tests {
     use super::compare::*;
     use super::render::*;
     use reptest_core::markup::escape as xml_escape;
+    use reptest_core::runner::Run;
     use reptest_core::Outcome;
     use reptest_corpus::{Corpus, Expect};
     use reptest_corpus::{OutcomeWord, Profile};
@@ -59,6 +60,26 @@ mod tests {
             .collect()
     }
 
+    /// A run of implementation `x`: `outcomes` for the first queries of the corpus.
+    fn run_of(corpus: &Corpus, outcomes: Vec<Outcome>) -> Run {
+        named_run(corpus, "x", outcomes)
+    }
+
+    /// A run of implementation `name`: `outcomes` for the first queries of the corpus.
+    fn named_run(corpus: &Corpus, name: &str, outcomes: Vec<Outcome>) -> Run {
+        Run {
+            implementations: vec![name.into()],
+            queries: corpus
+                .queries()
+                .take(outcomes.len())
+                .map(|(_, q)| q.id.clone())
+                .collect(),
+            outcomes: vec![outcomes],
+            elapsed: vec![Duration::ZERO],
+            case_elapsed: vec![Vec::new()],
+        }
+    }
+
     /// The index of the first `n` queries whose expectation is not `either` (so a flipped
     /// verdict fails).
     fn flippable(corpus: &Corpus, n: usize) -> Vec<usize> {
@@ -76,13 +97,18 @@ mod tests {
         let corpus = corpus();
         let flip = flippable(&corpus, 3);
         let run = outcomes(&corpus, &flip);
-        let baseline = Baseline::from_outcomes(&corpus, "x", &run, Profile::Rfc9309);
+        let baseline = Baseline::from_run(
+            &corpus,
+            "x",
+            &run_of(&corpus, run.clone()),
+            Profile::Rfc9309,
+        );
         assert_eq!(baseline.known_failures.len(), 3);
         assert_eq!(
             baseline.passed.len() + 3 + baseline.unsupported.len(),
             corpus.queries().count()
         );
-        let result = GateResult::compare(&baseline, &corpus, &run, true);
+        let result = GateResult::compare(&baseline, &corpus, &run_of(&corpus, run.clone()), true);
         assert!(result.is_ok(), "{}", result.verdict());
         assert_eq!(result.counts.known_failures, 3);
         assert!(!result.corpus_changed());
@@ -94,13 +120,18 @@ mod tests {
         let flip = flippable(&corpus, 4);
         let ids: Vec<String> = corpus.queries().map(|(_, q)| q.id.clone()).collect();
         let before = outcomes(&corpus, &flip[..2]);
-        let mut baseline = Baseline::from_outcomes(&corpus, "x", &before, Profile::Rfc9309);
+        let mut baseline = Baseline::from_run(
+            &corpus,
+            "x",
+            &run_of(&corpus, before.clone()),
+            Profile::Rfc9309,
+        );
         // flip[2]: passed before, fails now; flip[0]: known failure, passes now;
         // flip[3]: not in the baseline at all, fails.
         baseline.passed.retain(|id| *id != ids[flip[3]]);
         baseline.passed.push("gone/1".into());
         let now = outcomes(&corpus, &flip[1..]);
-        let result = GateResult::compare(&baseline, &corpus, &now, false);
+        let result = GateResult::compare(&baseline, &corpus, &run_of(&corpus, now.clone()), false);
         let of = |entries: &[Entry]| -> Vec<String> {
             entries.iter().map(|e| e.query.id.clone()).collect()
         };
@@ -117,9 +148,11 @@ mod tests {
         only_new.passed.retain(|id| *id != ids[flip[2]]);
         only_new.known_failures.retain(|k| k.id != ids[flip[0]]);
         only_new.passed.push(ids[flip[0]].clone());
-        let lenient = GateResult::compare(&only_new, &corpus, &now, false);
+        let lenient = GateResult::compare(&only_new, &corpus, &run_of(&corpus, now.clone()), false);
         assert!(lenient.is_ok(), "{}", human(&lenient, &Context::default()));
-        assert!(!GateResult::compare(&only_new, &corpus, &now, true).is_ok());
+        assert!(
+            !GateResult::compare(&only_new, &corpus, &run_of(&corpus, now.clone()), true).is_ok()
+        );
     }
 
     #[test]
@@ -128,17 +161,27 @@ mod tests {
         let mut run = outcomes(&corpus, &[]);
         run[0] = Outcome::Timeout("no answer within 5 s".into());
         run[1] = Outcome::Unsupported("no".into());
-        let baseline = Baseline::from_outcomes(&corpus, "x", &run, Profile::Rfc9309);
+        let baseline = Baseline::from_run(
+            &corpus,
+            "x",
+            &run_of(&corpus, run.clone()),
+            Profile::Rfc9309,
+        );
         let first = corpus.queries().next().unwrap().1.id.clone();
         assert_eq!(baseline.known_failures[0].id, first);
         assert_eq!(baseline.known_failures[0].got, OutcomeWord::Timeout);
         assert_eq!(baseline.unsupported.len(), 1);
         // An unsupported query that passes later is not stale.
-        let result = GateResult::compare(&baseline, &corpus, &outcomes(&corpus, &[]), false);
+        let result = GateResult::compare(
+            &baseline,
+            &corpus,
+            &run_of(&corpus, outcomes(&corpus, &[])),
+            false,
+        );
         assert_eq!(result.stale.len(), 1, "only the timeout is stale");
         assert_eq!(result.counts.new_passes, 1);
         // A query with no outcome at all has no verdict.
-        let short = GateResult::compare(&baseline, &corpus, &[], false);
+        let short = GateResult::compare(&baseline, &corpus, &run_of(&corpus, Vec::new()), false);
         assert_eq!(short.regressions.len(), baseline.passed.len());
     }
 
@@ -146,13 +189,23 @@ mod tests {
     fn toml_round_trip_keeps_reasons_and_sorts() {
         let corpus = corpus();
         let run = outcomes(&corpus, &flippable(&corpus, 2));
-        let mut baseline = Baseline::from_outcomes(&corpus, "x", &run, Profile::Rfc9309);
+        let mut baseline = Baseline::from_run(
+            &corpus,
+            "x",
+            &run_of(&corpus, run.clone()),
+            Profile::Rfc9309,
+        );
         baseline.known_failures[0].reason = Some("upstream \"bug\" #12\nsee \\ notes".into());
         let text = baseline.to_toml();
         assert!(text.starts_with("# reptest gate baseline"));
         let back = Baseline::parse(&text, Path::new("b.toml")).unwrap();
         assert_eq!(back, baseline);
-        let mut again = Baseline::from_outcomes(&corpus, "x", &run, Profile::Rfc9309);
+        let mut again = Baseline::from_run(
+            &corpus,
+            "x",
+            &run_of(&corpus, run.clone()),
+            Profile::Rfc9309,
+        );
         again.keep_reasons(&baseline);
         assert_eq!(again, baseline);
         let mut ids = vec!["a/10".to_string(), "a/2".into(), "a-b/1".into()];
@@ -163,19 +216,22 @@ mod tests {
     #[test]
     fn invalid_baselines_name_file_and_line() {
         let path = Path::new("dir/base.toml");
-        let err = Baseline::parse("implementation = \"x\"\nprofile = \n", path).unwrap_err();
+        let err = Baseline::parse("implementation = \"x\"\nprofile = \n", path)
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("dir/base.toml:2: "), "{err}");
         let err = Baseline::parse(
             "implementation = \"x\"\nprofile = \"rfc9309\"\ncorpus = \"\"\npassed = [\"a/1\"]\n[[known_failure]]\nid = \"a/1\"\nexpected = \"allowed\"\ngot = \"error\"\n",
             path,
         )
-        .unwrap_err();
+        .unwrap_err().to_string();
         assert!(err.contains("both `passed` and `known_failure`"), "{err}");
         let err = Baseline::parse(
             "implementation = \"x\"\nprofile = \"nope\"\ncorpus = \"\"\n",
             path,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             err.contains("`nope` is not one of rfc9309, google"),
             "{err}"
@@ -184,7 +240,8 @@ mod tests {
             "implementation = \"x\"\nprofile = \"rfc9309\"\ncorpus = \"\"\npased = []\n",
             path,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("unknown field `pased`"), "{err}");
         for garbage in [
             "",
@@ -228,9 +285,19 @@ mod tests {
         let corpus = corpus();
         let flip = flippable(&corpus, 1);
         let mut run = outcomes(&corpus, &[]);
-        let baseline = Baseline::from_outcomes(&corpus, "x<&>", &run, Profile::Rfc9309);
+        let baseline = Baseline::from_run(
+            &corpus,
+            "x<&>",
+            &named_run(&corpus, "x<&>", run.clone()),
+            Profile::Rfc9309,
+        );
         run[flip[0]] = Outcome::Error("boom: a, b\n<oops> 50%".into());
-        let result = GateResult::compare(&baseline, &corpus, &run, false);
+        let result = GateResult::compare(
+            &baseline,
+            &corpus,
+            &named_run(&corpus, "x<&>", run.clone()),
+            false,
+        );
         let context = Context {
             baseline: "base,line.toml".into(),
             rerecord: "reptest gate --write-baseline".into(),
