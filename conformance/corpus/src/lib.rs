@@ -29,6 +29,7 @@ mod requirements;
 mod stats;
 mod unescape;
 mod words;
+pub mod write;
 
 pub use error::Error;
 pub use model::{Cache, Case, Dimension, Expect, Fetch, Level, Query};

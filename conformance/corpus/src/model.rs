@@ -1,13 +1,17 @@
 //! The validated case model: what the rest of reptest consumes.
+//!
+//! Every type serializes (serde) for export to other languages: words as in case files,
+//! bodies as arrays of bytes.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
 use crate::words::{OutcomeWord, Profile};
+use serde::Serialize;
 
 /// One robots.txt body with its queries.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Case {
     /// Unique across the corpus: lowercase ASCII letters, digits and `-`.
     pub id: String,
@@ -28,7 +32,7 @@ pub struct Case {
 }
 
 /// An (agent, URL) pair with its expected outcome.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Query {
     /// `case-id/N`, N counting the case's queries from 1: stable, unique.
     pub id: String,
@@ -72,7 +76,8 @@ impl Query {
 }
 
 /// An expected outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Expect {
     /// The URL may be crawled.
     Allowed,
@@ -118,7 +123,8 @@ impl fmt::Display for Expect {
 }
 
 /// A BCP 14 requirement level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
 pub enum Level {
     /// A violation is non-conformance.
     Must,
@@ -138,7 +144,8 @@ impl Level {
         }
     }
 
-    pub(crate) fn parse(text: &str) -> Option<Level> {
+    /// The level named `MUST`, `SHOULD` or `MAY`.
+    pub fn parse(text: &str) -> Option<Level> {
         match text {
             "MUST" => Some(Level::Must),
             "SHOULD" => Some(Level::Should),
@@ -155,7 +162,8 @@ impl fmt::Display for Level {
 }
 
 /// What a case exercises: the fuzzers' and the reports' vocabulary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Dimension {
     /// Case of record names, agent names and paths.
@@ -215,7 +223,7 @@ impl fmt::Display for Dimension {
 }
 
 /// How the robots.txt was obtained (RFC 9309 §2.3.1, §2.4).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Fetch {
     /// The final HTTP status; `None` with a cache and no network error means "not fetched again".
     pub status: Option<u16>,
@@ -228,7 +236,7 @@ pub struct Fetch {
 }
 
 /// A previously fetched copy of the robots.txt.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Cache {
     /// Its age in hours.
     pub age_hours: u32,

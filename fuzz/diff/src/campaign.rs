@@ -14,7 +14,7 @@
 use crate::minimize::{minimize_dissent, DEFAULT_BUDGET};
 use crate::signature::{dissents, is_divergent, partition, rule_kind_in, Dissent, Signature};
 use rayon::prelude::*;
-use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
+use reptest_core::{CaseInput, ImplKind, Implementation, Outcome, QueryInput};
 use reptest_corpus::{Dimension, OutcomeWord};
 use reptest_fuzz_gen::{generate_from_seed, FuzzQuery};
 use reptest_reference::Robots;
@@ -185,15 +185,6 @@ pub fn splitmix(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Whether an implementation runs as an external process (registered in an
-/// `adapters.toml`): those are sampled rather than run on every input.
-pub fn external_names() -> BTreeSet<String> {
-    reptest_adapters::external::all()
-        .iter()
-        .map(|i| i.name().to_string())
-        .collect()
-}
-
 /// One divergent query of one input, before merging: who answers against the majority.
 struct Hit {
     dissents: Vec<Dissent>,
@@ -201,17 +192,17 @@ struct Hit {
 }
 
 /// Runs a campaign with `implementations` (in-process and external ones are told apart
-/// by [`external_names`]); `progress` is called after every chunk.
+/// by their [`ImplKind`]: processes are sampled rather than run on every input);
+/// `progress` is called after every chunk.
 pub fn run_campaign(
     options: &CampaignOptions,
     implementations: &[Box<dyn Implementation>],
     progress: &(dyn Fn(CampaignProgress) + Sync),
 ) -> CampaignReport {
-    let external = external_names();
     let (outside, inside): (Vec<&dyn Implementation>, Vec<&dyn Implementation>) = implementations
         .iter()
         .map(|i| i.as_ref())
-        .partition(|i| external.contains(i.name()));
+        .partition(|i| i.info().kind != ImplKind::InProcess);
     run_split(options, &inside, &outside, progress)
 }
 

@@ -9,7 +9,8 @@
 
 use crate::campaign::{CampaignReport, Found};
 use crate::signature::Signature;
-use reptest_corpus::Dimension;
+use reptest_corpus::write::SEGMENT_THRESHOLD;
+use reptest_corpus::{Case, Dimension, Expect, Level, Query};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -61,91 +62,6 @@ pub fn case_id(signature: &Signature) -> String {
     format!("finding-{}", signature.short_hash())
 }
 
-/// A body as the inside of a TOML literal multi-line string with `unescape = true`:
-/// LF stays a line break, printable ASCII stays (except `'` and `\`), everything else is
-/// an escape.
-pub fn escape_body(body: &[u8]) -> String {
-    let mut out = String::with_capacity(body.len());
-    for &b in body {
-        match b {
-            b'\n' => out.push('\n'),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0 => out.push_str("\\0"),
-            b'\\' => out.push_str("\\\\"),
-            b'\'' => out.push_str("\\x27"),
-            0x20..=0x7e => out.push(b as char),
-            _ => {
-                let _ = write!(out, "\\x{b:02X}");
-            }
-        }
-    }
-    out
-}
-
-/// Bodies longer than this are written as `[[case.body]]` segments, runs compressed.
-pub const SEGMENT_THRESHOLD: usize = 4096;
-
-/// A part of a long body.
-#[derive(Debug, PartialEq, Eq)]
-enum Segment<'a> {
-    Text(&'a [u8]),
-    Repeat(&'a [u8], usize),
-}
-
-/// A long body as segments: a line repeated 4 times or more, or a byte repeated 64 times
-/// or more within a line, becomes a `repeat`; the rest is text.
-fn segments(body: &[u8]) -> Vec<Segment<'_>> {
-    let lines = crate::minimize::split_lines(body);
-    let mut out = Vec::new();
-    let mut text_start = 0;
-    let mut offset = 0;
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i];
-        let same = lines[i..].iter().take_while(|l| **l == line).count();
-        if same >= 4 {
-            if text_start < offset {
-                out.push(Segment::Text(&body[text_start..offset]));
-            }
-            out.push(Segment::Repeat(line, same));
-            offset += line.len() * same;
-            text_start = offset;
-            i += same;
-            continue;
-        }
-        // Runs of one byte inside the line.
-        let mut j = 0;
-        while j < line.len() {
-            let run = line[j..].iter().take_while(|b| **b == line[j]).count();
-            if run >= 64 {
-                let at = offset + j;
-                if text_start < at {
-                    out.push(Segment::Text(&body[text_start..at]));
-                }
-                out.push(Segment::Repeat(&line[j..=j], run));
-                text_start = at + run;
-            }
-            j += run;
-        }
-        offset += line.len();
-        i += 1;
-    }
-    if text_start < body.len() {
-        out.push(Segment::Text(&body[text_start..]));
-    }
-    out
-}
-
-/// [`escape_body`] for a single-line literal string: LF too becomes `\n`.
-fn escape_line(bytes: &[u8]) -> String {
-    escape_body(bytes).replace('\n', "\\n")
-}
-
-fn toml_string(text: &str) -> String {
-    toml::Value::String(text.to_string()).to_string()
-}
-
 /// `a=allowed b=disallowed ...`, sorted by implementation name.
 fn observed_line(found: &Found) -> String {
     found
@@ -157,75 +73,49 @@ fn observed_line(found: &Found) -> String {
         .join(" ")
 }
 
-/// One finding as a corpus case (TOML text, ending in a blank line).
+/// One finding as a corpus case (TOML text, ending in a blank line), through the corpus's
+/// case writer ([`reptest_corpus::write::case_toml`]).
 pub fn case_toml(campaign: &str, seed: u64, found: &Found) -> String {
+    reptest_corpus::write::case_toml(&finding_case(campaign, seed, found))
+}
+
+/// One finding as a corpus case: expectation `either`, marked for triage, with what each
+/// implementation answered.
+pub fn finding_case(campaign: &str, seed: u64, found: &Found) -> Case {
     let signature = &found.signature;
     let example = &found.minimized;
     let (requirements, level) = requirements(signature);
-    let dimensions: Vec<String> = signature
-        .dimensions
-        .iter()
-        .map(|d| toml_string(d.as_str()))
-        .collect();
-    let requirements: Vec<String> = requirements.iter().map(|r| toml_string(r)).collect();
-    let mut out = String::new();
-    let _ = writeln!(out, "[[case]]");
-    let _ = writeln!(out, "id = {}", toml_string(&case_id(signature)));
-    let _ = writeln!(
-        out,
-        "title = {}",
-        toml_string(&format!("Fuzzing finding: {signature}"))
-    );
-    let _ = writeln!(out, "dimensions = [{}]", dimensions.join(", "));
-    let _ = writeln!(out, "unescape = true");
-    if example.body.len() <= SEGMENT_THRESHOLD {
-        let _ = writeln!(out, "robots = '''\n{}'''", escape_body(&example.body));
-    } else {
-        for segment in segments(&example.body) {
-            let _ = writeln!(out, "\n[[case.body]]");
-            match segment {
-                Segment::Text(text) => {
-                    let _ = writeln!(out, "text = '{}'", escape_line(text));
-                }
-                Segment::Repeat(unit, count) => {
-                    let _ = writeln!(out, "repeat = '{}'\ncount = {count}", escape_line(unit));
-                }
-            }
-        }
-    }
-    let _ = writeln!(out);
-    let _ = writeln!(out, "[[case.query]]");
-    let _ = writeln!(out, "agent = {}", toml_string(&example.agent));
-    let _ = writeln!(out, "url = {}", toml_string(&example.url));
-    let _ = writeln!(out, "expect = \"either\"");
-    let _ = writeln!(out, "requirements = [{}]", requirements.join(", "));
-    let _ = writeln!(out, "level = {}", toml_string(level));
+    let id = case_id(signature);
     let why = format!(
         "implementations disagree (fuzzing campaign `{campaign}`, seed {seed}, {} raw hit(s)); the RFC verdict awaits a decision",
         found.hits
     );
-    let _ = writeln!(out, "why = {}", toml_string(&why));
     let triage = format!(
         "finding: RFC verdict not yet decided; observed: {}",
         observed_line(found)
     );
-    let _ = writeln!(out, "triage = {}", toml_string(&triage));
-    let _ = writeln!(out);
-    let _ = writeln!(out, "[case.query.observed]");
-    for (name, word) in &example.observed {
-        let bare = !name.is_empty()
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        let key = if bare {
-            name.clone()
-        } else {
-            toml_string(name)
-        };
-        let _ = writeln!(out, "{key} = {}", toml_string(word.as_str()));
+    Case {
+        id: id.clone(),
+        title: format!("Fuzzing finding: {signature}"),
+        body: example.body.clone(),
+        dimensions: signature.dimensions.iter().copied().collect(),
+        fetch: None,
+        queries: vec![Query {
+            id: format!("{id}/1"),
+            agent: example.agent.clone(),
+            url: example.url.clone(),
+            expect: Expect::Either,
+            requirements: requirements.iter().map(|r| r.to_string()).collect(),
+            level: Level::parse(level).unwrap_or(Level::May),
+            why,
+            profiles: Default::default(),
+            triage: Some(triage),
+            observed: example.observed.iter().cloned().collect(),
+            line: 0,
+        }],
+        file: Default::default(),
+        line: 0,
     }
-    let _ = writeln!(out);
-    out
 }
 
 /// The case ids already in a findings file's text.
@@ -412,43 +302,6 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bodies_escape_everything_but_printable_ascii_and_lf() {
-        assert_eq!(
-            escape_body(b"\xEF\xBB\xBFa\tb\r\n'\\\0\xFF"),
-            "\\xEF\\xBB\\xBFa\\tb\\r\n\\x27\\\\\\0\\xFF"
-        );
-    }
-
-    #[test]
-    fn long_bodies_compress_runs() {
-        let mut body = b"User-agent: *\nDisallow: /x".to_vec();
-        body.extend(std::iter::repeat_n(b'l', 100));
-        body.extend_from_slice(b"\n");
-        body.extend("#pad\n".repeat(5).bytes());
-        body.extend_from_slice(b"Allow: /");
-        let segments = segments(&body);
-        assert_eq!(
-            segments,
-            vec![
-                Segment::Text(b"User-agent: *\nDisallow: /x"),
-                Segment::Repeat(b"l", 100),
-                Segment::Text(b"\n"),
-                Segment::Repeat(b"#pad\n", 5),
-                Segment::Text(b"Allow: /"),
-            ]
-        );
-        let joined: Vec<u8> = segments
-            .iter()
-            .flat_map(|s| match s {
-                Segment::Text(t) => t.to_vec(),
-                Segment::Repeat(u, n) => u.repeat(*n),
-            })
-            .collect();
-        assert_eq!(joined, body);
-        assert_eq!(escape_line(b"a\nb'"), "a\\nb\\x27");
-    }
 
     #[test]
     fn requirements_put_rfc_ids_first() {

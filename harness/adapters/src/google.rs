@@ -40,6 +40,7 @@ impl Google {
                     fetch_outcomes: false,
                     reports_line: true,
                 },
+                kind: reptest_core::ImplKind::InProcess,
             },
         }
     }

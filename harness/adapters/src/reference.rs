@@ -22,6 +22,7 @@ impl Reference {
                     fetch_outcomes: true,
                     reports_line: true,
                 },
+                kind: reptest_core::ImplKind::InProcess,
             },
             config: Config::rfc9309(),
         }

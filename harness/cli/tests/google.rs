@@ -63,8 +63,10 @@ fn google_is_registered_with_what_it_can_do() {
         language,
         capabilities,
         version,
+        kind,
     } = google.info().clone();
     assert_eq!(name, "google");
+    assert_eq!(kind, reptest::ImplKind::InProcess);
     assert_eq!(language, "C++");
     assert!(capabilities.full_urls);
     assert!(!capabilities.fetch_outcomes);

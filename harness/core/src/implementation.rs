@@ -37,6 +37,32 @@ pub struct ImplInfo {
     pub language: String,
     /// What it can take and report.
     pub capabilities: Capabilities,
+    /// How it runs.
+    pub kind: ImplKind,
+}
+
+/// How an implementation runs, which decides what a query costs and what can go wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ImplKind {
+    /// In this process: a Rust library or a linked C++ one.
+    #[default]
+    InProcess,
+    /// A program of its own, spoken to over protocol v1 (`harness/PROTOCOL.md`).
+    Process,
+    /// A crawler judged as a black box by what it fetches.
+    Crawler,
+}
+
+impl ImplKind {
+    /// `in-process`, `process` or `crawler`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImplKind::InProcess => "in-process",
+            ImplKind::Process => "process",
+            ImplKind::Crawler => "crawler",
+        }
+    }
 }
 
 /// What an implementation can take and report.

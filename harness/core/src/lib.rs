@@ -12,7 +12,7 @@
 //! [`markup`] escaping.
 //!
 //! ```
-//! use reptest_core::{runner, score, CaseInput, ImplInfo, Implementation, Outcome};
+//! use reptest_core::{runner, score, CaseInput, ImplInfo, ImplKind, Implementation, Outcome};
 //!
 //! /// An implementation that allows everything.
 //! struct AllowAll(ImplInfo);
@@ -33,6 +33,7 @@
 //!     version: "1".into(),
 //!     language: "Rust".into(),
 //!     capabilities: Default::default(),
+//!     kind: ImplKind::InProcess,
 //! };
 //! let implementations: Vec<Box<dyn Implementation>> = vec![Box::new(AllowAll(info))];
 //! let run = runner::run(&corpus, &implementations);
@@ -51,5 +52,6 @@ pub mod url;
 pub mod visible;
 
 pub use implementation::{
-    seconds, Availability, Capabilities, CaseInput, ImplInfo, Implementation, Outcome, QueryInput,
+    seconds, Availability, Capabilities, CaseInput, ImplInfo, ImplKind, Implementation, Outcome,
+    QueryInput,
 };

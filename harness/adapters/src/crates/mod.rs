@@ -196,6 +196,7 @@ impl CrateAdapter {
                     fetch_outcomes: false,
                     reports_line: false,
                 },
+                kind: reptest_core::ImplKind::InProcess,
             },
             krate,
             prepare,

@@ -98,6 +98,7 @@ impl Malformed {
                 version: "-".into(),
                 language: "-".into(),
                 capabilities: Default::default(),
+                kind: reptest_core::ImplKind::Process,
             },
             error,
         }

@@ -47,6 +47,7 @@ impl PerQuery {
                     fetch_outcomes: false,
                     reports_line: false,
                 },
+                kind: reptest_core::ImplKind::Process,
             },
             verdicts: verdicts.clone(),
             availability,

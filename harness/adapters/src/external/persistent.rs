@@ -97,6 +97,7 @@ impl Persistent {
                 fetch_outcomes: false,
                 reports_line: handshake.is_some_and(|h| h.capabilities.reports_line),
             },
+            kind: reptest_core::ImplKind::Process,
         }
     }
 

@@ -36,7 +36,7 @@ pub fn run(args: Args) -> Outcome {
                 };
                 json!({
                     "name": info.name, "available": available, "version": info.version,
-                    "language": info.language,
+                    "language": info.language, "kind": info.kind.as_str(),
                     "capabilities": {
                         "full_urls": info.capabilities.full_urls,
                         "fetch_outcomes": info.capabilities.fetch_outcomes,
