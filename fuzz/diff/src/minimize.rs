@@ -396,36 +396,7 @@ fn path_start(url: &str) -> Option<usize> {
     url[after_scheme..].find('/').map(|at| after_scheme + at)
 }
 
-/// Splits a body into lines, each with its terminator (LF, CRLF or a lone CR).
-pub(crate) fn split_lines(body: &[u8]) -> Vec<&[u8]> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while i < body.len() {
-        match body[i] {
-            b'\n' => {
-                lines.push(&body[start..=i]);
-                start = i + 1;
-            }
-            b'\r' => {
-                let end = if body.get(i + 1) == Some(&b'\n') {
-                    i + 1
-                } else {
-                    i
-                };
-                lines.push(&body[start..=end]);
-                i = end;
-                start = end + 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    if start < body.len() {
-        lines.push(&body[start..]);
-    }
-    lines
-}
+pub(crate) use reptest_corpus::write::split_lines;
 
 fn split_terminator(line: &[u8]) -> (&[u8], &[u8]) {
     let content_len = line

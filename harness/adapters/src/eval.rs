@@ -44,15 +44,22 @@ pub fn stream(
         number += 1;
         let text = line.strip_suffix(b"\n").unwrap_or(&line);
         let text = text.strip_suffix(b"\r").unwrap_or(text);
-        if !text.iter().all(u8::is_ascii_whitespace) {
-            let answer = answer(implementation, text, number);
-            if answer.get("error").is_some() {
-                totals.errors += 1;
-            } else {
-                totals.answered += 1;
-            }
-            protocol::write_line(&mut output, &answer)?;
+        // One line out for every line in, a blank one included: a caller pairing
+        // answers with its requests by position never drifts.
+        let answer = if text.iter().all(u8::is_ascii_whitespace) {
+            error(
+                Value::Null,
+                format!("line {number}: blank; a request is one JSON object per line"),
+            )
+        } else {
+            answer(implementation, text, number)
+        };
+        if answer.get("error").is_some() {
+            totals.errors += 1;
+        } else {
+            totals.answered += 1;
         }
+        protocol::write_line(&mut output, &answer)?;
         if !input.buffer().contains(&b'\n') {
             output.flush()?;
         }

@@ -112,7 +112,8 @@ fn eval_answers_every_line_in_order_and_survives_bad_ones() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 6, "{}", text(&out.stdout));
+    // One line out per line in: the blank fourth line gets an error of its own.
+    assert_eq!(lines.len(), 7, "{}", text(&out.stdout));
     assert_eq!(
         lines[0],
         serde_json::json!({"id": 1, "verdict": "disallowed", "line": 2})
@@ -126,16 +127,20 @@ fn eval_answers_every_line_in_order_and_survives_bad_ones() {
         lines[2]["verdict"], "disallowed",
         "a leading BOM is skipped by default"
     );
-    assert_eq!(lines[3]["id"], serde_json::json!([3]));
     assert!(lines[3]["error"]
         .as_str()
         .unwrap()
+        .contains("line 4: blank"));
+    assert_eq!(lines[4]["id"], serde_json::json!([3]));
+    assert!(lines[4]["error"]
+        .as_str()
+        .unwrap()
         .contains("missing `agent`"));
-    assert!(lines[4]["error"].as_str().unwrap().contains("base64"));
-    assert_eq!(lines[4]["id"], serde_json::Value::Null);
-    assert_eq!(lines[5]["verdict"], "allowed");
+    assert!(lines[5]["error"].as_str().unwrap().contains("base64"));
+    assert_eq!(lines[5]["id"], serde_json::Value::Null);
+    assert_eq!(lines[6]["verdict"], "allowed");
     assert!(
-        text(&out.stderr).contains("3 line(s) answered with an error, 3 with a verdict"),
+        text(&out.stderr).contains("4 line(s) answered with an error, 3 with a verdict"),
         "{}",
         text(&out.stderr)
     );
@@ -269,4 +274,137 @@ fn help_teaches() {
     for word in ["check", "eval", "corpus", "run", "impls", "Examples"] {
         assert!(stdout.contains(word), "{stdout}");
     }
+}
+
+/// An `--agent` that is not an RFC 9309 product token (§2.2.1) is refused, naming the
+/// token it most likely meant; it no longer falls silently to the `*` group.
+#[test]
+fn check_refuses_an_agent_that_is_not_a_product_token() {
+    let robots = temp_file("token.txt", b"User-agent: googlebot\nDisallow: /\n");
+    let robots = robots.to_str().unwrap();
+    for (agent, fix) in [
+        ("Googlebot/2.1", "--agent Googlebot"),
+        ("google bot", "--agent google"),
+        ("", "a token such as `examplebot`"),
+    ] {
+        let out = reptest(
+            &["check", "--robots", robots, "--agent", agent, "--url", "/x"],
+            b"",
+        );
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{agent:?}: {stderr}");
+        assert!(
+            stderr.contains("is not a product token") && stderr.contains(fix),
+            "{agent:?}: {stderr}"
+        );
+    }
+}
+
+/// A URL that is not an absolute http(s) URL or a path is checked by its path, and the
+/// output says what was assumed.
+#[test]
+fn check_says_what_it_assumed_about_an_odd_url() {
+    let robots = temp_file("assumed.txt", b"User-agent: *\nDisallow: /private\n");
+    let robots = robots.to_str().unwrap();
+    for (url, said) in [
+        ("", "the URL is empty: checked as the path `/`"),
+        ("*", "has no `scheme://host`: checked as the path `/*`"),
+        ("mailto:someone", "checked as the path `/someone`"),
+        (
+            "ftp://example.com/private",
+            "the scheme `ftp` is not HTTP(S)",
+        ),
+        ("http://[::1/private", "has an unclosed `[`"),
+    ] {
+        let out = check(robots, url, b"");
+        assert!(
+            out.contains(&format!("assumed: ")) && out.contains(said),
+            "{url:?}: {out}"
+        );
+    }
+    assert!(!check(robots, "https://example.com/private", b"").contains("assumed"));
+    assert!(!check(robots, "/private", b"").contains("assumed"));
+}
+
+/// A body cut at the parse limit is always told, not only with `--warnings`.
+#[test]
+fn check_says_when_the_body_was_cut_at_the_parse_limit() {
+    let mut body = b"User-agent: *\n".to_vec();
+    body.extend(std::iter::repeat_n(b'#', 600_000));
+    body.extend_from_slice(b"\nDisallow: /late\n");
+    let robots = temp_file("cut.txt", &body);
+    let out = check(robots.to_str().unwrap(), "/late", b"");
+    assert!(out.starts_with("allowed"), "{out}");
+    assert!(
+        out.contains("longer than the parse limit of 512000 bytes"),
+        "{out}"
+    );
+}
+
+/// Warnings quote the file in visible notation: no raw NUL or invalid UTF-8 reaches the
+/// terminal.
+#[test]
+fn check_warnings_use_visible_notation() {
+    let robots = temp_file("nul.txt", b"User-agent: *\nFoo\0bar: x\xff\nDisallow: /p\n");
+    let out = reptest(
+        &[
+            "check",
+            "--robots",
+            robots.to_str().unwrap(),
+            "--agent",
+            "examplebot",
+            "--url",
+            "/p",
+            "--warnings",
+        ],
+        b"",
+    );
+    assert!(out.status.success());
+    assert!(!out.stdout.contains(&0), "a raw NUL was printed");
+    assert!(
+        std::str::from_utf8(&out.stdout).is_ok(),
+        "invalid UTF-8 was printed"
+    );
+    assert!(
+        text(&out.stdout).contains("Foo\\x00bar"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+/// An argument that is not UTF-8 is an error naming the argument.
+#[test]
+fn check_names_an_argument_that_is_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let robots = temp_file("utf8.txt", b"User-agent: *\n");
+    for (flag, bad) in [("--url", "--agent"), ("--agent", "--url")] {
+        let value = std::ffi::OsStr::from_bytes(b"/\xff");
+        let out = Command::new(env!("CARGO_BIN_EXE_reptest"))
+            .args(["check", "--robots"])
+            .arg(&robots)
+            .args([bad, if bad == "--agent" { "examplebot" } else { "/x" }])
+            .arg(flag)
+            .arg(value)
+            .output()
+            .unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&format!("{flag} is not valid UTF-8")),
+            "{stderr}"
+        );
+    }
+}
+
+/// `eval` answers every line, a blank one with an error, so answers pair with requests
+/// by position.
+#[test]
+fn eval_answers_a_blank_line_too() {
+    let input = b"{\"robots\":\"User-agent: *\\nDisallow: /\",\"agent\":\"a\",\"url\":\"/x\"}\n\n   \n{\"robots\":\"\",\"agent\":\"a\",\"url\":\"/x\"}\n";
+    let out = reptest(&["eval"], input);
+    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(lines[1].contains("line 2: blank") && lines[2].contains("line 3: blank"));
+    assert!(lines[3].contains("allowed"));
+    assert_eq!(out.status.code(), Some(2));
 }

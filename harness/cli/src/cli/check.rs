@@ -2,7 +2,7 @@
 
 use super::Outcome;
 use reptest_corpus::Profile;
-use reptest_reference::{AccessReason, Config, Reason, Robots, RuleKind};
+use reptest_reference::{AccessReason, Config, Reason, Robots, RuleKind, WarningKind};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,12 +14,14 @@ pub struct Args {
     /// The robots.txt file, read as bytes (`-` reads stdin).
     #[arg(long, value_name = "FILE")]
     robots: PathBuf,
-    /// The crawler's product token, e.g. `examplebot` (letters, `-` and `_`).
+    /// The crawler's product token, e.g. `examplebot`: letters, `-` and `_` only (RFC
+    /// 9309 §2.2.1); anything else is refused, with the token it most likely meant.
     #[arg(long, value_name = "TOKEN")]
-    agent: String,
-    /// The URL to check: absolute (https://example.com/a?b) or a path (/a?b).
+    agent: std::ffi::OsString,
+    /// The URL to check: absolute (https://example.com/a?b) or a path (/a?b). A URL that
+    /// is neither is checked by its path, and the output says what was assumed.
     #[arg(long)]
-    url: String,
+    url: std::ffi::OsString,
     /// The reference configuration: `rfc9309` (strict defaults) or `google` (the choices
     /// google/robotstxt makes where the RFC allows one).
     #[arg(long, default_value = "rfc9309", value_parser = super::profile_parser())]
@@ -30,6 +32,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Outcome {
+    let agent = utf8_arg("--agent", &args.agent)?;
+    let url = utf8_arg("--url", &args.url)?;
+    check_product_token(agent)?;
     let body = read_body(&args.robots)?;
     let config = if args.profile == Profile::Google {
         Config::google()
@@ -37,8 +42,8 @@ pub fn run(args: Args) -> Outcome {
         Config::rfc9309()
     };
     let mut warnings = Vec::new();
-    let robots = Robots::parse_with_warnings(&body, &config, &mut |w| warnings.push(w.to_string()));
-    let verdict = robots.check(&args.agent, &args.url);
+    let robots = Robots::parse_with_warnings(&body, &config, &mut |w| warnings.push(w.clone()));
+    let verdict = robots.check(agent, url);
     outln!(
         "{}",
         if verdict.is_allowed() {
@@ -48,12 +53,95 @@ pub fn run(args: Args) -> Outcome {
         }
     );
     outln!("  {}", explain(verdict.reason(), &body));
+    for note in url_notes(url) {
+        outln!("  assumed: {note}");
+    }
+    // A cut body changes what the file says, so it is always told (RFC 9309 §2.5).
+    if let Some(cut) = warnings
+        .iter()
+        .find(|w| matches!(w.kind, WarningKind::BeyondParseLimit))
+    {
+        outln!(
+            "  note: the body is longer than the parse limit of {} bytes: line {} and the rest were ignored (RFC 9309 §2.5)",
+            config.effective_parse_limit(),
+            cut.line
+        );
+    }
     if args.warnings {
         for warning in &warnings {
-            outln!("  warning: {warning}");
+            // Visible notation: a warning quoting the file shows no raw control bytes.
+            let text = reptest::visible::render(warning.to_string().as_bytes());
+            outln!("  warning: {}", text.trim_end_matches(['↵', '\n']));
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The text of argument `name`, or an error naming it when it is not UTF-8.
+fn utf8_arg<'a>(name: &str, value: &'a std::ffi::OsStr) -> Result<&'a str, String> {
+    value.to_str().ok_or_else(|| {
+        format!(
+            "{name} is not valid UTF-8: {} (give the URL percent-encoded, e.g. %FF)",
+            reptest::visible::render(value.as_encoded_bytes())
+        )
+    })
+}
+
+/// Refuses an agent that is not an RFC 9309 product token (§2.2.1: `1*(ALPHA / "_" /
+/// "-")`), naming the token it most likely meant: no group could name such a value, so
+/// only `*` groups would apply, silently.
+fn check_product_token(agent: &str) -> Result<(), String> {
+    let is_token = |c: char| c.is_ascii_alphabetic() || c == '_' || c == '-';
+    if !agent.is_empty() && agent.chars().all(is_token) {
+        return Ok(());
+    }
+    let shown = reptest::visible::render(agent.as_bytes());
+    let meant: String = agent.chars().take_while(|&c| is_token(c)).collect();
+    let fix = if meant.is_empty() {
+        "give a token such as `examplebot`".to_string()
+    } else {
+        format!("give the token alone: --agent {meant}")
+    };
+    Err(format!(
+        "--agent `{shown}` is not a product token (RFC 9309 §2.2.1: letters, `_` and `-` only, as in the `User-agent:` lines it is matched against); {fix}"
+    ))
+}
+
+/// What was assumed to check `url`: nothing for an absolute http(s) URL or a path.
+fn url_notes(url: &str) -> Vec<String> {
+    let query = reptest::url::QueryUrl::new(url);
+    let path = query.path();
+    let mut notes = Vec::new();
+    if url.is_empty() {
+        notes.push("the URL is empty: checked as the path `/`".to_string());
+        return notes;
+    }
+    match query.authority() {
+        Some(authority) => {
+            let scheme = authority.split(':').next().unwrap_or_default();
+            if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+                notes.push(format!(
+                    "the scheme `{scheme}` is not HTTP(S) (RFC 9309 §2.3): only the path `{path}` was checked"
+                ));
+            }
+            let host = authority.split_once("://").map_or("", |(_, h)| h);
+            if host.starts_with('[') && !host.contains(']') {
+                notes.push(format!(
+                    "the host `{host}` has an unclosed `[` (not a valid IPv6 literal): only the path `{path}` was checked"
+                ));
+            } else if host.is_empty() {
+                notes.push(format!(
+                    "the URL has no host: only the path `{path}` was checked"
+                ));
+            }
+        }
+        None if url.starts_with('/') => {}
+        None => notes.push(format!(
+            "`{}` has no `scheme://host`: checked as the path `{path}`",
+            reptest::visible::render(url.as_bytes())
+        )),
+    }
+    notes
 }
 
 fn read_body(path: &PathBuf) -> Result<Vec<u8>, String> {
