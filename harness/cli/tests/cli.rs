@@ -318,7 +318,7 @@ fn check_says_what_it_assumed_about_an_odd_url() {
     ] {
         let out = check(robots, url, b"");
         assert!(
-            out.contains(&format!("assumed: ")) && out.contains(said),
+            out.contains("assumed: ") && out.contains(said),
             "{url:?}: {out}"
         );
     }
