@@ -386,3 +386,38 @@ fn errors_exit_2_with_the_fix() {
         assert!(help.contains(word), "--help lacks {word}:\n{help}");
     }
 }
+
+/// One gate run writes several formats: JUnit to a file and GitHub annotations to
+/// stdout, from the same corpus run.
+#[test]
+fn one_run_writes_several_formats() {
+    let (dir, baseline) = recorded();
+    let junit = dir.path().join("junit.xml");
+    let out = gate(
+        &baseline,
+        &[
+            "--report",
+            &format!("junit={}", junit.display()),
+            "--report",
+            "github",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let xml = std::fs::read_to_string(&junit).expect("the JUnit file");
+    let doc = roxmltree::Document::parse(&xml).expect("valid XML");
+    assert_eq!(doc.root_element().tag_name().name(), "testsuites");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("::notice title="), "{stdout}");
+    assert!(
+        stdout.contains(&format!("report: {}", junit.display())),
+        "{stdout}"
+    );
+    // A bad format is a usage error that lists the known ones.
+    let bad = gate(&baseline, &["--report", "xml=out.xml"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("known: human, junit, github"),
+        "{}",
+        show(&bad)
+    );
+}

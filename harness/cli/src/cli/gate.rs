@@ -40,6 +40,8 @@ Typical use:
   reptest gate --impl my-parser --baseline reptest-baseline.toml --format github
   # a JUnit XML report for a test report viewer
   reptest gate --impl my-parser --baseline reptest-baseline.toml --format junit --output reptest-junit.xml
+  # both from one run: JUnit to a file, annotations to stdout
+  reptest gate --impl my-parser --baseline reptest-baseline.toml --report junit=reptest-junit.xml --report github
 
 Your own parser is an external adapter (harness/PROTOCOL.md) listed in an adapters.toml
 in a folder named by REPTEST_ADAPTERS; `reptest impls` lists the implementations.
@@ -63,12 +65,18 @@ pub struct Args {
     /// Write the report to FILE instead of stdout (the verdict still goes to stdout).
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Reports from this one run, in several formats: FORMAT (to stdout) or FORMAT=FILE,
+    /// repeatable, e.g. `--report junit=reptest-junit.xml --report github`. Replaces
+    /// --format and --output.
+    #[arg(long = "report", value_name = "FORMAT[=FILE]", value_parser = parse_report,
+          conflicts_with_all = ["format", "output"])]
+    reports: Vec<(Format, Option<PathBuf>)>,
     /// New failures (queries the baseline does not list) fail the gate too.
     #[arg(long)]
     strict: bool,
     /// Record the baseline from this run instead of comparing: creates or overwrites
     /// FILE (reasons written in the old file are kept for queries still failing).
-    #[arg(long, conflicts_with_all = ["format", "output", "strict"])]
+    #[arg(long, conflicts_with_all = ["format", "output", "strict", "reports"])]
     write_baseline: bool,
 }
 
@@ -152,27 +160,53 @@ pub fn run(args: Args) -> Outcome {
         root: Some(display_root(&args.corpus)),
         elapsed: run.elapsed.first().copied().unwrap_or_default(),
     };
-    let report = match args.format {
+    let reports = if args.reports.is_empty() {
+        vec![(args.format, args.output.clone())]
+    } else {
+        args.reports.clone()
+    };
+    let render = |format: Format| match format {
         Format::Human => gate::human(&result, &context),
         Format::Junit => gate::junit(&result, &context),
         Format::Github => gate::github(&result, &context),
     };
-    match &args.output {
-        Some(path) => {
-            write(path, &report)?;
-            outln!(
-                "reptest gate: {name}: {} (report: {})",
-                result.verdict(),
-                path.display()
-            );
+    // The files first, all together (a failed write leaves every previous one), then
+    // stdout.
+    let files: Vec<(PathBuf, Vec<u8>)> = reports
+        .iter()
+        .filter_map(|(format, path)| Some((path.clone()?, render(*format).into_bytes())))
+        .collect();
+    reptest::atomic::write_all(&files)?;
+    for (format, path) in &reports {
+        if path.is_none() {
+            out!("{}", render(*format));
         }
-        None => out!("{report}"),
+    }
+    if !files.is_empty() {
+        let names: Vec<String> = files.iter().map(|(p, _)| p.display().to_string()).collect();
+        outln!(
+            "reptest gate: {name}: {} (report: {})",
+            result.verdict(),
+            names.join(", ")
+        );
     }
     Ok(if result.is_ok() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `FORMAT` or `FORMAT=FILE` of `--report`.
+fn parse_report(value: &str) -> Result<(Format, Option<PathBuf>), String> {
+    let (format, file) = match value.split_once('=') {
+        Some((format, file)) if !file.is_empty() => (format, Some(PathBuf::from(file))),
+        Some((format, _)) => return Err(format!("`{format}=`: give a file after `=`")),
+        None => (value, None),
+    };
+    let format = <Format as clap::ValueEnum>::from_str(format, true)
+        .map_err(|_| format!("unknown format `{format}` (known: human, junit, github)"))?;
+    Ok((format, file))
 }
 
 /// The command that (re-)records this baseline, with the options that matter.
