@@ -90,6 +90,8 @@ fn section(stdout: &str, title: &str) -> Vec<String> {
     assert!(lines.next().is_some(), "no section {title:?} in:\n{stdout}");
     lines
         .take_while(|l| l.starts_with("  "))
+        // Entry lines, not the explanation indented under each.
+        .filter(|l| !l.starts_with("      "))
         .filter(|l| l.trim() != "none")
         .map(|l| l.split_whitespace().next().unwrap().to_string())
         .collect()
@@ -419,5 +421,56 @@ fn one_run_writes_several_formats() {
         text(&bad.stderr).contains("known: human, junit, github"),
         "{}",
         show(&bad)
+    );
+}
+
+/// A regression is understandable without the corpus: every format shows the body in
+/// visible notation, why, the requirement's text and the command for the whole case.
+#[test]
+fn a_regression_explains_itself_in_every_format() {
+    let (dir, baseline) = recorded();
+    let mut table = read(&baseline);
+    let failures = table["known_failure"].as_array_mut().unwrap();
+    let moved = failures.remove(0)["id"].as_str().unwrap().to_string();
+    table["passed"]
+        .as_array_mut()
+        .unwrap()
+        .push(moved.clone().into());
+    write(&baseline, &table);
+    let case = moved.rsplit_once('/').unwrap().0.to_string();
+    let junit = dir.path().join("j.xml");
+    let out = gate(
+        &baseline,
+        &[
+            "--report",
+            "human",
+            "--report",
+            "github",
+            "--report",
+            &format!("junit={}", junit.display()),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let stdout = text(&out.stdout);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let show_case = format!("reptest corpus show {case}");
+    // Human: plain lines.
+    assert!(stdout.contains("body (visible notation): "), "{stdout}");
+    assert!(stdout.contains("      why: "), "{stdout}");
+    assert!(stdout.contains("      requirement "), "{stdout}");
+    assert!(stdout.contains(&show_case), "{stdout}");
+    // GitHub: the annotation carries the same lines, newline-encoded.
+    let annotation = stdout
+        .lines()
+        .find(|l| l.starts_with("::error ") && l.contains(&moved))
+        .unwrap_or_else(|| panic!("an ::error for {moved}: {stdout}"));
+    assert!(
+        annotation.contains("%0Awhy: ") && annotation.contains(&show_case),
+        "{annotation}"
+    );
+    // JUnit: in the failure's text.
+    assert!(
+        xml.contains("body (visible notation): ") && xml.contains(&show_case),
+        "{xml}"
     );
 }

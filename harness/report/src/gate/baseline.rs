@@ -118,6 +118,29 @@ pub struct Judged {
     pub detail: String,
     /// How the outcome meets the expectation.
     pub judgement: Judgement,
+    /// The case id (`reptest corpus show CASE` prints it whole).
+    pub case: String,
+    /// The body in visible notation, long ones cut in the middle.
+    pub body: String,
+    /// Why the expectation holds (the case file's `why`).
+    pub why: String,
+    /// The first requirement's entry in the requirement index: `ID (LEVEL, §section): text`.
+    pub requirement_text: Option<String>,
+}
+
+/// The body of a case in visible notation, cut to its first and last characters when
+/// long, for a report that must stand without the corpus.
+fn body_excerpt(body: &[u8]) -> String {
+    const HEAD: usize = 600;
+    const TAIL: usize = 120;
+    let text = reptest_core::visible::render(body);
+    let count = text.chars().count();
+    if count <= HEAD + TAIL {
+        return text;
+    }
+    let head: String = text.chars().take(HEAD).collect();
+    let tail: String = text.chars().skip(count - TAIL).collect();
+    format!("{head}… ({} bytes in all) …{tail}", body.len())
 }
 
 impl Judged {
@@ -150,7 +173,16 @@ pub fn judge_all(
                 .and_then(|i| lookup.outcome(i, &query.id))
                 .unwrap_or(&none);
             let expected = query.expect_for(profile);
+            let requirement_text = query
+                .requirements
+                .first()
+                .and_then(|id| corpus.requirements().resolve(id))
+                .map(|r| format!("{} ({:?}, {}): {}", r.id, r.level, r.section, r.text));
             Judged {
+                case: case.id.clone(),
+                body: body_excerpt(&case.body),
+                why: query.why.clone(),
+                requirement_text,
                 id: query.id.clone(),
                 file: case.file.clone(),
                 line: query.line,

@@ -52,6 +52,22 @@ pub(super) fn describe(entry: &Entry, context: &Context) -> String {
     )
 }
 
+/// What a reader needs to understand a failing query without the corpus at hand: the
+/// body in visible notation, why the expectation holds, the requirement's text, and the
+/// command that shows the whole case.
+pub(super) fn explain(entry: &Entry) -> Vec<String> {
+    let q = &entry.query;
+    let mut lines = vec![format!("body (visible notation): {}", q.body)];
+    if !q.why.is_empty() {
+        lines.push(format!("why: {}", q.why));
+    }
+    if let Some(requirement) = &q.requirement_text {
+        lines.push(format!("requirement {requirement}"));
+    }
+    lines.push(format!("the whole case: reptest corpus show {}", q.case));
+    lines
+}
+
 /// The human report: the counts, the two titled lists (regressions, stale known
 /// failures), new failures and missing ids when there are any, a corpus note, the
 /// one-line verdict and the command that fixes the baseline.
@@ -77,6 +93,9 @@ pub fn human(result: &GateResult, context: &Context) -> String {
         }
         for entry in entries {
             let _ = writeln!(out, "  {}", describe(entry, context));
+            for line in explain(entry) {
+                let _ = writeln!(out, "      {line}");
+            }
         }
     };
     section(
@@ -169,12 +188,13 @@ pub fn junit(result: &GateResult, context: &Context) -> String {
         );
         let expected_got = format!("expected {}, got {}", q.expected, q.detail);
         let detail = format!(
-            "{}\nagent: {}\nurl: {}\nexpected: {}\ngot: {}",
+            "{}\nagent: {}\nurl: {}\nexpected: {}\ngot: {}\n{}",
             describe(entry, context),
             q.agent,
             q.url,
             q.expected,
-            q.detail
+            q.detail,
+            explain(entry).join("\n")
         );
         let failure = |kind: &str, message: String, extra: &str| {
             format!(
@@ -317,6 +337,7 @@ pub fn github(result: &GateResult, context: &Context) -> String {
     let mut out = String::new();
     let mut annotate = |level: &str, entry: &Entry, title: &str, message: String| {
         let q = &entry.query;
+        let message = format!("{message}\n{}", explain(entry).join("\n"));
         let _ = writeln!(
             out,
             "::{level} file={},line={},title={}::{}",
