@@ -16,6 +16,16 @@ pub enum RequirementLevel {
     Profile,
 }
 
+impl RequirementLevel {
+    /// `MUST`, `SHOULD`, `MAY` or `PROFILE`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RequirementLevel::Rfc(level) => level.as_str(),
+            RequirementLevel::Profile => "PROFILE",
+        }
+    }
+}
+
 /// One entry of the index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Requirement {

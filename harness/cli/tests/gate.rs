@@ -455,7 +455,7 @@ fn a_regression_explains_itself_in_every_format() {
     let xml = std::fs::read_to_string(&junit).unwrap();
     let show_case = format!("reptest corpus show {case}");
     // Human: plain lines.
-    assert!(stdout.contains("body (visible notation): "), "{stdout}");
+    assert!(stdout.contains("body (visible notation):\n"), "{stdout}");
     assert!(stdout.contains("      why: "), "{stdout}");
     assert!(stdout.contains("      requirement "), "{stdout}");
     assert!(stdout.contains(&show_case), "{stdout}");
@@ -470,7 +470,7 @@ fn a_regression_explains_itself_in_every_format() {
     );
     // JUnit: in the failure's text.
     assert!(
-        xml.contains("body (visible notation): ") && xml.contains(&show_case),
+        xml.contains("body (visible notation):") && xml.contains(&show_case),
         "{xml}"
     );
 }

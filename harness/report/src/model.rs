@@ -637,8 +637,5 @@ fn describe_fetch(fetch: &reptest_corpus::Fetch) -> String {
 
 /// `MUST`, `SHOULD`, `MAY`, or `PROFILE` for widely deployed behaviour outside the RFC.
 fn level_name(level: reptest_corpus::RequirementLevel) -> String {
-    match level {
-        reptest_corpus::RequirementLevel::Rfc(level) => level.as_str().to_string(),
-        reptest_corpus::RequirementLevel::Profile => "PROFILE".to_string(),
-    }
+    level.as_str().to_string()
 }

@@ -177,7 +177,15 @@ pub fn judge_all(
                 .requirements
                 .first()
                 .and_then(|id| corpus.requirements().resolve(id))
-                .map(|r| format!("{} ({:?}, {}): {}", r.id, r.level, r.section, r.text));
+                .map(|r| {
+                    format!(
+                        "{} ({}, §{}): {}",
+                        r.id,
+                        r.level.as_str(),
+                        r.section,
+                        r.text
+                    )
+                });
             Judged {
                 case: case.id.clone(),
                 body: body_excerpt(&case.body),

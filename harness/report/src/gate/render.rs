@@ -57,7 +57,10 @@ pub(super) fn describe(entry: &Entry, context: &Context) -> String {
 /// command that shows the whole case.
 pub(super) fn explain(entry: &Entry) -> Vec<String> {
     let q = &entry.query;
-    let mut lines = vec![format!("body (visible notation): {}", q.body)];
+    // The body as a block: one line of the file per line, each ending in its visible
+    // line end (↵, ←, ⇒), indented under the title.
+    let mut lines = vec!["body (visible notation):".to_string()];
+    lines.extend(q.body.lines().map(|line| format!("  {line}")));
     if !q.why.is_empty() {
         lines.push(format!("why: {}", q.why));
     }
