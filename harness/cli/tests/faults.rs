@@ -358,3 +358,50 @@ fn sigint_stops_busy_adapters_and_exits_130() {
 fn sigterm_stops_busy_adapters_and_exits_143() {
     interrupted(libc::SIGTERM, 143);
 }
+
+/// The reference on a 10 MiB body of 1 MiB lines (20 times the parse limit, lines 60
+/// times the longest corpus rule) stays under a fixed memory ceiling.
+#[test]
+fn ten_mebibytes_of_one_mebibyte_lines_stay_under_a_memory_ceiling() {
+    let dir = temp_dir("memory");
+    let robots = dir.join("robots.txt");
+    let mut body = b"User-agent: *\n".to_vec();
+    for i in 0..10 {
+        body.extend_from_slice(if i % 2 == 0 {
+            b"Disallow: /"
+        } else {
+            b"Allow: /*"
+        });
+        body.extend(std::iter::repeat_n(b'a', (1 << 20) - 12));
+        body.push(b'\n');
+    }
+    std::fs::write(&robots, &body).unwrap();
+    // One argument may hold at most 128 KiB (Linux MAX_ARG_STRLEN).
+    let url = format!("/{}", "a".repeat(100_000));
+    let child = Command::new(REPTEST)
+        .args([
+            "check",
+            "--robots",
+            robots.to_str().unwrap(),
+            "--agent",
+            "bot",
+            "--url",
+            &url,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let done = finish(child, Duration::from_secs(60));
+    eprintln!(
+        "10 MiB body: peak memory {:.1} MB",
+        done.max_rss as f64 / 1e6
+    );
+    assert_eq!(done.code, 0, "{}{}", done.stdout, done.stderr);
+    assert!(done.stdout.contains("parse limit"), "{}", done.stdout);
+    assert!(
+        done.max_rss < 100 << 20,
+        "peak memory {} MB",
+        done.max_rss >> 20
+    );
+}
