@@ -10,6 +10,11 @@ const PAD_LINE: usize = 100;
 
 /// A string of a case file, unescaped when the case says so.
 pub(crate) fn text(value: &str, unescaped: bool) -> Result<Vec<u8>, String> {
+    text_at(value, unescaped).map_err(|(_, message)| message)
+}
+
+/// [`text`], an error also giving the byte offset of the bad escape in `value`.
+pub(crate) fn text_at(value: &str, unescaped: bool) -> Result<Vec<u8>, (usize, String)> {
     if unescaped {
         unescape(value)
     } else {

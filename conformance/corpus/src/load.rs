@@ -27,13 +27,16 @@ pub(crate) fn load_files(requirements: &Path, files: &[PathBuf]) -> Result<Corpu
     let index = read_index(requirements)?;
     let mut problems = Vec::new();
     let mut cases = Vec::new();
+    // Every case id with its place, valid case or not: a case dropped for another
+    // problem still takes its id, so a duplicate of it is reported too.
+    let mut ids = Vec::new();
     for file in files {
         match std::fs::read_to_string(file) {
-            Ok(text) => cases.extend(parse_file(file, &text, &index, &mut problems)),
+            Ok(text) => cases.extend(parse_file(file, &text, &index, &mut problems, &mut ids)),
             Err(e) => problems.push(problem(file, None, None, format!("cannot read: {e}"))),
         }
     }
-    check_unique_ids(&cases, &mut problems);
+    check_unique_ids(&ids, &mut problems);
     if problems.is_empty() {
         Ok(Corpus::from_parts(cases, index))
     } else {
@@ -69,6 +72,7 @@ fn parse_file(
     text: &str,
     index: &RequirementIndex,
     problems: &mut Vec<Problem>,
+    ids: &mut Vec<(String, PathBuf, usize)>,
 ) -> Vec<Case> {
     let raw: raw::File = match toml::from_str(text) {
         Ok(raw) => raw,
@@ -89,6 +93,11 @@ fn parse_file(
     }
     let mut cases = Vec::new();
     for raw_case in raw.case {
+        ids.push((
+            raw_case.id.get_ref().clone(),
+            file.to_path_buf(),
+            line_of(text, raw_case.id.span().start),
+        ));
         let mut check = Checker {
             file,
             text,
@@ -126,6 +135,33 @@ impl Checker<'_> {
         ));
     }
 
+    /// The bytes of a `robots` value; an error names the line of the file where the
+    /// bad escape is (the case's line when that cannot be told).
+    fn robots_body(
+        &self,
+        robots: &toml::Spanned<String>,
+        unescape: bool,
+        case_line: usize,
+    ) -> Result<Vec<u8>, (usize, String)> {
+        body::text_at(robots.get_ref(), unescape).map_err(|(offset, message)| {
+            let start = robots.span().start;
+            let opening = self.text.get(start..).unwrap_or_default();
+            let line = if opening.starts_with("\'\'\'") || opening.starts_with("\"\"\"") {
+                // A multi-line string: its lines are the file's, after the newline that
+                // TOML trims right after the opening quotes.
+                let trimmed = opening[3..].starts_with('\n') || opening[3..].starts_with("\r\n");
+                line_of(self.text, start)
+                    + usize::from(trimmed)
+                    + robots.get_ref()[..offset].matches('\n').count()
+            } else if start > 0 {
+                line_of(self.text, start)
+            } else {
+                case_line
+            };
+            (line, message)
+        })
+    }
+
     fn case(&mut self, raw: raw::Case) -> Option<Case> {
         let line = line_of(self.text, raw.id.span().start);
         let id = raw.id.into_inner();
@@ -143,11 +179,13 @@ impl Checker<'_> {
             self.fail(line, "the title is empty");
         }
         let body = match (&raw.robots, &raw.body) {
-            (Some(robots), None) => body::text(robots, raw.unescape),
-            (None, Some(segments)) => body::generate(segments, raw.unescape),
-            _ => Err("give exactly one of `robots` or `body`".into()),
+            (Some(robots), None) => self.robots_body(robots, raw.unescape, line),
+            (None, Some(segments)) => {
+                body::generate(segments, raw.unescape).map_err(|message| (line, message))
+            }
+            _ => Err((line, "give exactly one of `robots` or `body`".into())),
         };
-        let body = body.unwrap_or_else(|message| {
+        let body = body.unwrap_or_else(|(line, message)| {
             self.fail(line, message);
             Vec::new()
         });
@@ -336,20 +374,21 @@ impl Checker<'_> {
     }
 }
 
-fn check_unique_ids(cases: &[Case], problems: &mut Vec<Problem>) {
-    let mut seen: HashMap<&str, &Case> = HashMap::new();
-    for case in cases {
-        if let Some(first) = seen.insert(&case.id, case) {
+fn check_unique_ids(ids: &[(String, PathBuf, usize)], problems: &mut Vec<Problem>) {
+    let mut seen: HashMap<&str, (&Path, usize)> = HashMap::new();
+    for (id, file, line) in ids {
+        if let Some((first_file, first_line)) = seen.get(id.as_str()) {
             problems.push(problem(
-                &case.file,
-                Some(case.line),
-                Some(case.id.clone()),
+                file,
+                Some(*line),
+                Some(id.clone()),
                 format!(
-                    "duplicate case id, first used at {}:{}",
-                    first.file.display(),
-                    first.line
+                    "duplicate case id, first used at {}:{first_line}",
+                    first_file.display()
                 ),
             ));
+        } else {
+            seen.insert(id, (file, *line));
         }
     }
 }

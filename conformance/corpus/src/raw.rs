@@ -16,7 +16,7 @@ pub(crate) struct File {
 pub(crate) struct Case {
     pub(crate) id: Spanned<String>,
     pub(crate) title: String,
-    pub(crate) robots: Option<String>,
+    pub(crate) robots: Option<Spanned<String>>,
     pub(crate) body: Option<Vec<Segment>>,
     #[serde(default)]
     pub(crate) unescape: bool,

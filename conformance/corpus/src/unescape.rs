@@ -1,7 +1,8 @@
 //! The `unescape = true` escape syntax of case bodies: `\xHH`, `\r`, `\n`, `\t`, `\0`, `\\`.
 
-/// Turns an escaped string into bytes. Errors name the offending escape.
-pub(crate) fn unescape(text: &str) -> Result<Vec<u8>, String> {
+/// Turns an escaped string into bytes. Errors give the byte offset of the offending
+/// escape and name it.
+pub(crate) fn unescape(text: &str) -> Result<Vec<u8>, (usize, String)> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -12,7 +13,7 @@ pub(crate) fn unescape(text: &str) -> Result<Vec<u8>, String> {
             continue;
         }
         let Some(&next) = bytes.get(i + 1) else {
-            return Err("a lone `\\` at the end of the string".into());
+            return Err((i, "a lone `\\` at the end of the string".into()));
         };
         match next {
             b'r' => out.push(b'\r'),
@@ -27,9 +28,12 @@ pub(crate) fn unescape(text: &str) -> Result<Vec<u8>, String> {
                     .filter(|h| h.len() == 2)
                     .and_then(|h| u8::from_str_radix(h, 16).ok())
                     .ok_or_else(|| {
-                        format!(
-                            "`\\x` must be followed by two hex digits, found `{}`",
-                            String::from_utf8_lossy(hex)
+                        (
+                            i,
+                            format!(
+                                "`\\x` must be followed by two hex digits, found `{}`",
+                                String::from_utf8_lossy(hex)
+                            ),
                         )
                     })?;
                 out.push(value);
@@ -37,9 +41,12 @@ pub(crate) fn unescape(text: &str) -> Result<Vec<u8>, String> {
                 continue;
             }
             other => {
-                return Err(format!(
-                    "unknown escape `\\{}` (known: \\xHH \\r \\n \\t \\0 \\\\)",
-                    char::from(other).escape_default()
+                return Err((
+                    i,
+                    format!(
+                        "unknown escape `\\{}` (known: \\xHH \\r \\n \\t \\0 \\\\)",
+                        char::from(other).escape_default()
+                    ),
                 ))
             }
         }
@@ -70,10 +77,10 @@ mod tests {
 
     #[test]
     fn bad_escapes_are_errors() {
-        assert!(unescape(r"\q").unwrap_err().contains("unknown escape"));
-        assert!(unescape(r"\x4").unwrap_err().contains("two hex digits"));
-        assert!(unescape(r"\xZZ").unwrap_err().contains("two hex digits"));
-        assert!(unescape("\\").unwrap_err().contains("lone"));
+        assert!(unescape(r"\q").unwrap_err().1.contains("unknown escape"));
+        assert!(unescape(r"\x4").unwrap_err().1.contains("two hex digits"));
+        assert!(unescape(r"\xZZ").unwrap_err().1.contains("two hex digits"));
+        assert!(unescape("\\").unwrap_err().1.contains("lone"));
         assert!(unescape(r"\xツ").is_err());
     }
 }

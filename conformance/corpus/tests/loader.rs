@@ -260,3 +260,34 @@ fn observed_records_take_outcome_words_only() {
     let e = error("observed-bad", &bad);
     assert!(e.contains("observed `reference` = `maybe`"), "{e}");
 }
+
+/// A case dropped for one problem still takes its id: a second case with the same id is
+/// reported as a duplicate.
+#[test]
+fn a_dropped_case_does_not_hide_a_duplicate_id() {
+    let text = format!(
+        "{}\n{}",
+        GOOD.replace("[\"2.1-GROUP\"]", "[\"2.1-GROOP\"]"),
+        GOOD
+    );
+    let e = error("dup-hidden", &text);
+    assert!(e.contains("unknown requirement ID `2.1-GROOP`"), "{e}");
+    assert!(e.contains("duplicate case id, first used at"), "{e}");
+}
+
+/// A bad escape in a multi-line `robots` is reported at its own line of the file.
+#[test]
+fn a_bad_escape_is_reported_at_its_line() {
+    let text = GOOD
+        .replace(
+            "level = \"MUST\"\nrobots",
+            "level = \"MUST\"\nunescape = true\nrobots",
+        )
+        .replace("Disallow: /\n'''", "Disallow: /\\q\n'''");
+    // [[case]] is line 2; `unescape` line 8; `robots = '''` line 9; the bad line is 11.
+    let e = error("escape-line", &text);
+    assert!(
+        e.contains("t.toml:11: case `good`: unknown escape `\\q`"),
+        "{e}"
+    );
+}
