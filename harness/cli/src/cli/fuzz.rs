@@ -116,7 +116,12 @@ pub fn run(args: Args) -> Outcome {
             serde_json::to_string_pretty(&Json::of(&report)).map_err(|e| e.to_string())?
         );
     } else {
-        print(&report, args.top);
+        print(
+            &report,
+            args.top,
+            args.external_sample,
+            args.inputs.is_none().then_some(args.seconds),
+        );
     }
     if let Some(name) = &args.write_findings {
         let corpus = reptest_corpus::default_dir();
@@ -151,7 +156,7 @@ fn bar(options: &CampaignOptions) -> Option<ProgressBar> {
     Some(bar)
 }
 
-fn print(report: &CampaignReport, top: usize) {
+fn print(report: &CampaignReport, top: usize, sample: u64, budget: Option<f64>) {
     outln!(
         "reptest fuzz: seed {}, {} inputs, {} queries, {} execs in {:.1} s ({:.0} execs/s; minimizing {:.1} s)",
         report.seed,
@@ -169,7 +174,24 @@ fn print(report: &CampaignReport, top: usize) {
     );
     outln!("in process: {}", report.in_process.join(", "));
     if !report.external.is_empty() {
-        outln!("external (sampled): {}", report.external.join(", "));
+        let sampled = match sample {
+            0 => "only on the queries already divergent in process".to_string(),
+            1 => "on every input".to_string(),
+            k => format!(
+                "on the queries divergent in process and on every query of 1 input in {k}"
+            ),
+        };
+        outln!(
+            "external, consulted {sampled} (change with --external-sample K): {}",
+            report.external.join(", ")
+        );
+    }
+    if let Some(budget) = budget.filter(|&b| report.seconds > b + 0.5) {
+        outln!(
+            "time: {:.1} s, over the {budget:.0}-s budget by the last chunk's evaluation and minimization ({:.1} s minimizing in all; --inputs N for a fixed amount of work)",
+            report.seconds,
+            report.minimize_seconds
+        );
     }
     outln!("\n{} signature(s); per dimension:", report.signatures.len());
     for (dimension, n) in report.per_dimension() {
