@@ -177,9 +177,9 @@ fn print(report: &CampaignReport, top: usize, sample: u64, budget: Option<f64>) 
         let sampled = match sample {
             0 => "only on the queries already divergent in process".to_string(),
             1 => "on every input".to_string(),
-            k => format!(
-                "on the queries divergent in process and on every query of 1 input in {k}"
-            ),
+            k => {
+                format!("on the queries divergent in process and on every query of 1 input in {k}")
+            }
         };
         outln!(
             "external, consulted {sampled} (change with --external-sample K): {}",

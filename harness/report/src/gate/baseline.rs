@@ -156,7 +156,9 @@ impl Judged {
 }
 
 /// Judges every corpus query under `profile` against what `implementation` answered in
-/// `run` (looked up by query id); a query without an outcome has no verdict.
+/// `run` (looked up by query id); a query without an outcome has no verdict. Fuzzing
+/// findings awaiting their verdict are not judged (as in pass rates): they are neither
+/// passed nor failed in a baseline.
 pub fn judge_all(
     corpus: &Corpus,
     run: &Run,
@@ -168,6 +170,7 @@ pub fn judge_all(
     let lookup = run.lookup();
     corpus
         .queries()
+        .filter(|(_, query)| !query.is_undecided_finding())
         .map(|(case, query)| {
             let outcome = column
                 .and_then(|i| lookup.outcome(i, &query.id))

@@ -101,9 +101,10 @@ impl GateResult {
             .collect();
         let mut counts = Counts::default();
         let mut entries = Vec::new();
-        let mut in_corpus = BTreeSet::new();
+        // Every corpus id, judged or not (an undecided finding is not judged, but its id
+        // in an older baseline is not "missing").
+        let in_corpus: BTreeSet<String> = corpus.queries().map(|(_, q)| q.id.clone()).collect();
         for query in judge_all(corpus, run, &baseline.implementation, baseline.profile) {
-            in_corpus.insert(query.id.clone());
             let known_failure = known.get(query.id.as_str());
             let status = if query.judgement == Judgement::Unsupported {
                 if passed.contains(query.id.as_str()) {
