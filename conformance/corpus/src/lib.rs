@@ -73,6 +73,16 @@ pub fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
     hash
 }
 
+/// The major part of a `MAJOR.MINOR.PATCH` version.
+///
+/// ```
+/// assert_eq!(reptest_corpus::major_of("2.1.0"), Some(2));
+/// assert_eq!(reptest_corpus::major_of("x"), None);
+/// ```
+pub fn major_of(version: &str) -> Option<u64> {
+    version.split('.').next()?.parse().ok()
+}
+
 /// The corpus folder of this source tree (`corpus/` at the top of the repository).
 pub fn default_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
@@ -84,6 +94,7 @@ pub fn default_dir() -> PathBuf {
 pub struct Corpus {
     cases: Vec<Case>,
     requirements: RequirementIndex,
+    version: Option<String>,
 }
 
 impl Corpus {
@@ -142,10 +153,28 @@ impl Corpus {
         stats::compute(self)
     }
 
-    pub(crate) fn from_parts(cases: Vec<Case>, requirements: RequirementIndex) -> Corpus {
+    pub(crate) fn from_parts(
+        cases: Vec<Case>,
+        requirements: RequirementIndex,
+        version: Option<String>,
+    ) -> Corpus {
         Corpus {
             cases,
             requirements,
+            version,
         }
+    }
+
+    /// The corpus version (`MAJOR.MINOR.PATCH`, from the `VERSION` file beside
+    /// `requirements.md`; `corpus/CHANGELOG.md` says what each changed), if the corpus
+    /// has one. A new major version changes expectations: baselines recorded against
+    /// another major version are refused by the gate.
+    pub fn version(&self) -> Option<&str> {
+        self.version.as_deref()
+    }
+
+    /// The major part of [`Corpus::version`].
+    pub fn major_version(&self) -> Option<u64> {
+        major_of(self.version.as_deref()?)
     }
 }

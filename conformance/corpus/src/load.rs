@@ -37,10 +37,33 @@ pub(crate) fn load_files(requirements: &Path, files: &[PathBuf]) -> Result<Corpu
         }
     }
     check_unique_ids(&ids, &mut problems);
+    let version = read_version(requirements, &mut problems);
     if problems.is_empty() {
-        Ok(Corpus::from_parts(cases, index))
+        Ok(Corpus::from_parts(cases, index, version))
     } else {
         Err(Error::new(problems))
+    }
+}
+
+/// The `VERSION` file beside the requirement index, if there is one: `MAJOR.MINOR.PATCH`.
+fn read_version(requirements: &Path, problems: &mut Vec<Problem>) -> Option<String> {
+    let file = requirements.with_file_name("VERSION");
+    let text = std::fs::read_to_string(&file).ok()?;
+    let version = text.trim().to_string();
+    let valid = version.split('.').count() == 3
+        && version
+            .split('.')
+            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()));
+    if valid {
+        Some(version)
+    } else {
+        problems.push(problem(
+            &file,
+            Some(1),
+            None,
+            format!("`{version}` is not a version: write MAJOR.MINOR.PATCH, e.g. 1.0.0"),
+        ));
+        None
     }
 }
 

@@ -291,3 +291,27 @@ fn a_bad_escape_is_reported_at_its_line() {
         "{e}"
     );
 }
+
+/// `VERSION` beside the index gives the corpus version; a malformed one is an error.
+#[test]
+fn the_corpus_version_is_read_and_checked() {
+    let dir = corpus("version", &[("t.toml", GOOD)]);
+    assert_eq!(Corpus::load(&dir).unwrap().version(), None);
+    std::fs::write(dir.join("VERSION"), "2.3.4\n").unwrap();
+    let loaded = Corpus::load(&dir).unwrap();
+    assert_eq!(loaded.version(), Some("2.3.4"));
+    assert_eq!(loaded.major_version(), Some(2));
+    std::fs::write(dir.join("VERSION"), "two\n").unwrap();
+    let e = Corpus::load(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("VERSION:1") && e.contains("MAJOR.MINOR.PATCH"),
+        "{e}"
+    );
+    assert!(
+        Corpus::load(reptest_corpus::default_dir())
+            .unwrap()
+            .version()
+            .is_some(),
+        "the shipped corpus is versioned"
+    );
+}

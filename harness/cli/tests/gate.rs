@@ -474,3 +474,37 @@ fn a_regression_explains_itself_in_every_format() {
         "{xml}"
     );
 }
+
+/// Baselines record the corpus version, and one from another major version is refused
+/// with the fix; another minor version is fine.
+#[test]
+fn a_baseline_from_another_major_corpus_version_is_refused() {
+    let (_dir, baseline) = recorded();
+    let version = std::fs::read_to_string(reptest_corpus::default_dir().join("VERSION"))
+        .unwrap()
+        .trim()
+        .to_string();
+    let text = std::fs::read_to_string(&baseline).unwrap();
+    assert!(
+        text.contains(&format!("corpus_version = \"{version}\"")),
+        "{text}"
+    );
+    let major: u64 = version.split('.').next().unwrap().parse().unwrap();
+    let other_minor = text.replace(&version, &format!("{major}.999.0"));
+    std::fs::write(&baseline, other_minor).unwrap();
+    let out = gate(&baseline, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let other_major = text.replace(&version, &format!("{}.0.0", major + 1));
+    std::fs::write(&baseline, other_major).unwrap();
+    let out = gate(&baseline, &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    let stderr = text_of(&out.stderr);
+    assert!(
+        stderr.contains("was recorded against corpus") && stderr.contains("--write-baseline"),
+        "{stderr}"
+    );
+}
+
+fn text_of(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}

@@ -42,6 +42,9 @@ pub struct Meta {
     /// The corpus fingerprint ([`reptest_corpus::Corpus::fingerprint`]), so two reports
     /// can be told to come from the same corpus.
     pub corpus_fingerprint: String,
+    /// The corpus version (`corpus/VERSION`), when it has one.
+    #[serde(default)]
+    pub corpus_version: Option<String>,
     /// Cases in the corpus.
     pub cases: usize,
     /// Queries in the corpus.
@@ -561,6 +564,7 @@ impl Report {
             meta: Meta {
                 reptest_version: env!("CARGO_PKG_VERSION").to_string(),
                 corpus_fingerprint: corpus.fingerprint(),
+                corpus_version: corpus.version().map(str::to_string),
                 cases: corpus.cases().len(),
                 queries: queries.len(),
                 profiles: Profile::ALL.to_vec(),

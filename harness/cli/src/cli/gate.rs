@@ -127,6 +127,9 @@ pub fn run(args: Args) -> Outcome {
         (None, _) => Profile::Rfc9309,
     };
     let corpus = args.corpus.load()?;
+    if let (Some(baseline), false) = (&previous, args.write_baseline) {
+        check_version(baseline, &corpus, &args.baseline, &rerecord)?;
+    }
     let implementation = impls::one(name).map_err(|e| e.to_string())?;
     let run = super::run_corpus(&corpus, &[implementation]);
 
@@ -259,6 +262,26 @@ fn check_matches(
         ));
     }
     Ok(())
+}
+
+/// A baseline recorded against another major version of the corpus is refused: its
+/// expectations changed, so regressions and stale entries would be meaningless.
+fn check_version(
+    baseline: &Baseline,
+    corpus: &reptest_corpus::Corpus,
+    file: &Path,
+    rerecord: &str,
+) -> Result<(), String> {
+    let (Some(recorded), Some(now)) = (baseline.corpus_version.as_deref(), corpus.version()) else {
+        return Ok(());
+    };
+    if reptest_corpus::major_of(recorded) == reptest_corpus::major_of(now) {
+        return Ok(());
+    }
+    Err(format!(
+        "{} was recorded against corpus {recorded}, and the corpus is {now}: a new major version changes expectations (corpus/CHANGELOG.md says which)\n  fix: re-record the baseline and review its diff: {rerecord}",
+        file.display()
+    ))
 }
 
 /// The folder case files are shown relative to: the parent of the corpus folder (so

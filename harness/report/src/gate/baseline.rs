@@ -38,6 +38,9 @@ pub struct Baseline {
     pub profile: Profile,
     /// The corpus fingerprint ([`Corpus::fingerprint`]) at recording time.
     pub corpus: String,
+    /// The corpus version ([`Corpus::version`]) at recording time, when it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corpus_version: Option<String>,
     /// Ids of the queries that passed, sorted.
     #[serde(default)]
     pub passed: Vec<String>,
@@ -218,6 +221,7 @@ impl Baseline {
             implementation: implementation.to_string(),
             profile,
             corpus: corpus.fingerprint(),
+            corpus_version: corpus.version().map(str::to_string),
             passed: Vec::new(),
             unsupported: Vec::new(),
             known_failures: Vec::new(),
@@ -334,6 +338,9 @@ impl Baseline {
         let _ = writeln!(out, "\nimplementation = {}", quote(&self.implementation));
         let _ = writeln!(out, "profile = {}", quote(self.profile.as_str()));
         let _ = writeln!(out, "corpus = {}", quote(&self.corpus));
+        if let Some(version) = &self.corpus_version {
+            let _ = writeln!(out, "corpus_version = {}", quote(version));
+        }
         let mut list = |name: &str, comment: &str, ids: &[String]| {
             let _ = writeln!(out, "\n# {comment} ({})", ids.len());
             if ids.is_empty() {
