@@ -22,6 +22,7 @@
 
 mod body;
 mod error;
+pub mod export;
 mod load;
 mod model;
 mod raw;

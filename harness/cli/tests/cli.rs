@@ -408,3 +408,48 @@ fn eval_answers_a_blank_line_too() {
     assert!(lines[3].contains("allowed"));
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `corpus export` writes a manifest and one self-contained object per query, in both
+/// formats; bodies survive byte for byte.
+#[test]
+fn corpus_export_writes_every_query_with_its_exact_body() {
+    let dir = std::env::temp_dir().join(format!("reptest-cli-{}-export", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = reptest(&["corpus", "export", "--out", dir.to_str().unwrap()], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("queries.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(manifest["queries"].as_u64().unwrap() as usize, lines.len());
+    let corpus = reptest_corpus::Corpus::load(reptest_corpus::default_dir()).unwrap();
+    assert_eq!(manifest["corpus_fingerprint"], corpus.fingerprint());
+    use base64::Engine;
+    for ((case, query), line) in corpus.queries().zip(&lines) {
+        assert_eq!(line["id"], query.id.as_str());
+        let body = base64::engine::general_purpose::STANDARD
+            .decode(line["body_b64"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(body, case.body, "{}", query.id);
+        assert_eq!(line["expect"]["rfc9309"], query.expect.as_str());
+        assert_eq!(line["fetch"].is_null(), case.fetch.is_none());
+    }
+    let out = reptest(
+        &[
+            "corpus",
+            "export",
+            "--out",
+            dir.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let array: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("queries.json")).unwrap()).unwrap();
+    assert_eq!(array.as_array().unwrap().len(), lines.len());
+}

@@ -22,6 +22,22 @@ pub enum Command {
         #[command(flatten)]
         corpus: CorpusArg,
     },
+    /// Write the corpus as language-neutral files for tests in any language:
+    /// DIR/manifest.json (corpus version and fingerprint, counts) and DIR/queries.jsonl
+    /// (one JSON object per line) or DIR/queries.json (one array). Each query carries its
+    /// body (base64 always, text when UTF-8), agent, URL, fetch scenario, the expected
+    /// verdict per profile, level and requirement IDs. docs/export.md has a pytest and a
+    /// `node --test` that run a library over it.
+    Export {
+        #[command(flatten)]
+        corpus: CorpusArg,
+        /// The folder to write into (created if missing; the two files are replaced).
+        #[arg(long, value_name = "DIR")]
+        out: std::path::PathBuf,
+        /// `jsonl` (one query per line) or `json` (one array).
+        #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "json"])]
+        format: String,
+    },
     /// Print one case: its body in visible-character notation and its queries.
     Show {
         #[command(flatten)]
@@ -52,7 +68,46 @@ pub fn run(command: Command) -> Outcome {
             Ok(ExitCode::SUCCESS)
         }
         Command::Show { corpus, id } => show(&corpus.load()?, &id),
+        Command::Export {
+            corpus,
+            out,
+            format,
+        } => export(&corpus.load()?, &out, &format),
     }
+}
+
+/// `reptest corpus export`: the manifest and the queries, written together (atomically).
+fn export(corpus: &Corpus, out: &std::path::Path, format: &str) -> Outcome {
+    let (manifest, queries) = reptest_corpus::export::export(corpus);
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let mut manifest_text = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
+    manifest_text.push('\n');
+    let (name, text) = if format == "json" {
+        let mut text = serde_json::to_string_pretty(&queries).map_err(|e| e.to_string())?;
+        text.push('\n');
+        ("queries.json", text)
+    } else {
+        let mut text = String::new();
+        for query in &queries {
+            text.push_str(&serde_json::to_string(query).map_err(|e| e.to_string())?);
+            text.push('\n');
+        }
+        ("queries.jsonl", text)
+    };
+    reptest::atomic::write_all(&[
+        (out.join("manifest.json"), manifest_text.into_bytes()),
+        (out.join(name), text.into_bytes()),
+    ])?;
+    outln!(
+        "wrote {} and {}: {} queries of {} cases, corpus {} ({})",
+        out.join("manifest.json").display(),
+        out.join(name).display(),
+        manifest.queries,
+        manifest.cases,
+        manifest.corpus_version.as_deref().unwrap_or("unversioned"),
+        manifest.corpus_fingerprint
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn stats_json(stats: &Stats) -> Value {
