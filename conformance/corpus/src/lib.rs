@@ -30,6 +30,11 @@ mod requirements;
 mod stats;
 mod unescape;
 mod words;
+
+/// The corpus files embedded at build time (`build.rs`).
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+}
 pub mod write;
 
 pub use error::Error;
@@ -106,6 +111,31 @@ impl Corpus {
         load::load_dir(dir.as_ref())
     }
 
+    /// The corpus of the source tree this crate was built from, embedded in the binary
+    /// (its files under `corpus/`, as they were at build time): an installed `reptest`
+    /// runs anywhere with it. Cases name their files `corpus/...`.
+    pub fn embedded() -> Result<Corpus, Error> {
+        let find = |name: &str| {
+            embedded::FILES
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, t)| *t)
+        };
+        let index = find("requirements.md").unwrap_or_default();
+        let version = find("VERSION");
+        let files: Vec<(PathBuf, String)> = embedded::FILES
+            .iter()
+            .filter(|(name, _)| name.ends_with(".toml"))
+            .map(|(name, text)| (Path::new("corpus").join(name), text.to_string()))
+            .collect();
+        load::load_texts(
+            (Path::new("corpus/requirements.md"), index),
+            version.map(|v| (Path::new("corpus/VERSION"), v)),
+            &files,
+            Vec::new(),
+        )
+    }
+
     /// Loads case files given one by one, validated against the index at `requirements`.
     pub fn load_files(requirements: &Path, files: &[PathBuf]) -> Result<Corpus, Error> {
         load::load_files(requirements, files)
@@ -177,5 +207,24 @@ impl Corpus {
     /// The major part of [`Corpus::version`].
     pub fn major_version(&self) -> Option<u64> {
         major_of(self.version.as_deref()?)
+    }
+}
+
+#[cfg(test)]
+mod embedded_tests {
+    use super::*;
+
+    /// The embedded corpus is the source tree's, file for file.
+    #[test]
+    fn the_embedded_corpus_is_the_source_trees() {
+        let on_disk = Corpus::load(default_dir()).expect("the corpus loads");
+        let embedded = Corpus::embedded().expect("the embedded corpus loads");
+        assert_eq!(embedded.fingerprint(), on_disk.fingerprint());
+        assert_eq!(embedded.version(), on_disk.version());
+        assert_eq!(embedded.cases().len(), on_disk.cases().len());
+        for (a, b) in embedded.cases().iter().zip(on_disk.cases()) {
+            assert_eq!((&a.id, &a.body, &a.queries), (&b.id, &b.body, &b.queries));
+            assert!(a.file.starts_with("corpus"), "{}", a.file.display());
+        }
     }
 }

@@ -24,20 +24,50 @@ pub(crate) fn load_dir(dir: &Path) -> Result<Corpus, Error> {
 }
 
 pub(crate) fn load_files(requirements: &Path, files: &[PathBuf]) -> Result<Corpus, Error> {
-    let index = read_index(requirements)?;
+    let index_text = std::fs::read_to_string(requirements).map_err(|e| {
+        single(
+            requirements,
+            format!("cannot read the requirement index: {e}"),
+        )
+    })?;
+    let version_file = requirements.with_file_name("VERSION");
+    let version = std::fs::read_to_string(&version_file).ok();
     let mut problems = Vec::new();
+    let mut texts = Vec::new();
+    for file in files {
+        match std::fs::read_to_string(file) {
+            Ok(text) => texts.push((file.clone(), text)),
+            Err(e) => problems.push(problem(file, None, None, format!("cannot read: {e}"))),
+        }
+    }
+    load_texts(
+        (requirements, &index_text),
+        version.as_deref().map(|v| (version_file.as_path(), v)),
+        &texts,
+        problems,
+    )
+}
+
+/// Loads a corpus from texts already read: the requirement index, the `VERSION` file if
+/// any, and the case files, each with the path its problems are reported under.
+pub(crate) fn load_texts(
+    (index_path, index_text): (&Path, &str),
+    version: Option<(&Path, &str)>,
+    files: &[(PathBuf, String)],
+    mut problems: Vec<Problem>,
+) -> Result<Corpus, Error> {
+    let index = RequirementIndex::parse(index_text).map_err(|(line, message)| {
+        Error::new(vec![problem(index_path, Some(line), None, message)])
+    })?;
     let mut cases = Vec::new();
     // Every case id with its place, valid case or not: a case dropped for another
     // problem still takes its id, so a duplicate of it is reported too.
     let mut ids = Vec::new();
-    for file in files {
-        match std::fs::read_to_string(file) {
-            Ok(text) => cases.extend(parse_file(file, &text, &index, &mut problems, &mut ids)),
-            Err(e) => problems.push(problem(file, None, None, format!("cannot read: {e}"))),
-        }
+    for (file, text) in files {
+        cases.extend(parse_file(file, text, &index, &mut problems, &mut ids));
     }
     check_unique_ids(&ids, &mut problems);
-    let version = read_version(requirements, &mut problems);
+    let version = version.and_then(|(file, text)| read_version(file, text, &mut problems));
     if problems.is_empty() {
         Ok(Corpus::from_parts(cases, index, version))
     } else {
@@ -45,10 +75,8 @@ pub(crate) fn load_files(requirements: &Path, files: &[PathBuf]) -> Result<Corpu
     }
 }
 
-/// The `VERSION` file beside the requirement index, if there is one: `MAJOR.MINOR.PATCH`.
-fn read_version(requirements: &Path, problems: &mut Vec<Problem>) -> Option<String> {
-    let file = requirements.with_file_name("VERSION");
-    let text = std::fs::read_to_string(&file).ok()?;
+/// The text of a `VERSION` file: `MAJOR.MINOR.PATCH`.
+fn read_version(file: &Path, text: &str, problems: &mut Vec<Problem>) -> Option<String> {
     let version = text.trim().to_string();
     let valid = version.split('.').count() == 3
         && version
@@ -58,20 +86,13 @@ fn read_version(requirements: &Path, problems: &mut Vec<Problem>) -> Option<Stri
         Some(version)
     } else {
         problems.push(problem(
-            &file,
+            file,
             Some(1),
             None,
             format!("`{version}` is not a version: write MAJOR.MINOR.PATCH, e.g. 1.0.0"),
         ));
         None
     }
-}
-
-fn read_index(path: &Path) -> Result<RequirementIndex, Error> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| single(path, format!("cannot read the requirement index: {e}")))?;
-    RequirementIndex::parse(&text)
-        .map_err(|(line, message)| Error::new(vec![problem(path, Some(line), None, message)]))
 }
 
 fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {

@@ -453,3 +453,68 @@ fn corpus_export_writes_every_query_with_its_exact_body() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("queries.json")).unwrap()).unwrap();
     assert_eq!(array.as_array().unwrap().len(), lines.len());
 }
+
+/// The corpus built into the binary (what an installed reptest uses outside its source
+/// tree) runs the same as the source tree's: run, gate and export with `--corpus builtin`.
+#[test]
+fn the_built_in_corpus_serves_run_gate_and_export() {
+    let on_disk = reptest(&["run", "--impl", "reference", "--json"], b"");
+    let built_in = reptest(
+        &[
+            "run",
+            "--impl",
+            "reference",
+            "--json",
+            "--corpus",
+            "builtin",
+        ],
+        b"",
+    );
+    assert!(built_in.status.success(), "{}", text(&built_in.stderr));
+    let fingerprint = |out: &Output| {
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (
+            json["meta"]["corpus_fingerprint"].clone(),
+            json["meta"]["queries"].clone(),
+            json["scores"][0]["totals"].clone(),
+        )
+    };
+    assert_eq!(fingerprint(&built_in), fingerprint(&on_disk));
+    let dir = std::env::temp_dir().join(format!("reptest-cli-{}-builtin", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let baseline = dir.join("b.toml");
+    let baseline = baseline.to_str().unwrap();
+    for args in [
+        vec![
+            "gate",
+            "--impl",
+            "reference",
+            "--baseline",
+            baseline,
+            "--corpus",
+            "builtin",
+            "--write-baseline",
+        ],
+        vec![
+            "gate",
+            "--impl",
+            "reference",
+            "--baseline",
+            baseline,
+            "--corpus",
+            "builtin",
+        ],
+        vec![
+            "corpus",
+            "export",
+            "--corpus",
+            "builtin",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+    ] {
+        let out = reptest(&args, b"");
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    }
+}

@@ -108,6 +108,10 @@ pub fn run(args: Args) -> Outcome {
             outln!("  {fix}");
         }
     }
+    let hint = super::external_hint();
+    if !hint.is_empty() {
+        outln!("{}", hint.trim_start_matches('\n').trim_start());
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -106,11 +106,16 @@ pub fn profile_parser() -> impl clap::builder::TypedValueParser<Value = reptest_
 /// The `--corpus` option shared by the subcommands that read the corpus.
 #[derive(clap::Args)]
 pub struct CorpusArg {
-    /// The corpus folder (with requirements.md and *.toml case files). Default: the
-    /// REPTEST_CORPUS environment variable, else this source tree's corpus/.
+    /// The corpus folder (with requirements.md and *.toml case files), or `builtin` for
+    /// the corpus built into this binary. Default: the REPTEST_CORPUS environment
+    /// variable, else the corpus/ of the source tree reptest was built from when it is
+    /// there, else the built-in copy of it (so an installed reptest runs anywhere).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
 }
+
+/// The `--corpus` value that names the corpus built into the binary.
+const BUILTIN: &str = "builtin";
 
 impl CorpusArg {
     /// The corpus folder: --corpus, else REPTEST_CORPUS, else this source tree's corpus/.
@@ -124,6 +129,21 @@ impl CorpusArg {
     /// Loads and validates the corpus; the error lists every problem found.
     pub fn load(&self) -> Result<reptest_corpus::Corpus, String> {
         let dir = self.dir();
+        let chosen = self.corpus.is_some() || std::env::var_os("REPTEST_CORPUS").is_some();
+        let builtin = if chosen {
+            dir.as_os_str() == BUILTIN
+        } else {
+            // The source tree's files win while they are there (edits need no rebuild).
+            !dir.join("requirements.md").is_file()
+        };
+        if builtin {
+            return reptest_corpus::Corpus::embedded().map_err(|e| {
+                format!(
+                    "the built-in corpus is invalid ({} problem(s)):\n{e}",
+                    e.count()
+                )
+            });
+        }
         reptest_corpus::Corpus::load(&dir).map_err(|e| {
             format!(
                 "the corpus at {} is invalid ({} problem(s)):\n{e}",
@@ -160,5 +180,21 @@ pub fn selected_from(
     } else {
         registry.select(names)
     };
-    chosen.map_err(|e| e.to_string())
+    chosen.map_err(|e| match e {
+        reptest::impls::SelectError::Unknown { .. } => format!("{e}{}", external_hint()),
+        _ => e.to_string(),
+    })
+}
+
+/// A note for when the shipped external adapters are not where this binary was built
+/// (an installed reptest run outside its source tree), naming the fix; else empty.
+pub fn external_hint() -> String {
+    let dir = reptest::impls::external::config::builtin_dir();
+    if dir.is_dir() {
+        return String::new();
+    }
+    format!(
+        "\n  note: the external adapters (Python, Node, Perl, Ruby, Go, Java) are not installed: {} is missing. In a reptest checkout run `bash harness/external/setup` and use that build, or register adapters of your own in a folder named by REPTEST_ADAPTERS (harness/PROTOCOL.md)",
+        dir.display()
+    )
 }
