@@ -21,7 +21,7 @@ mod render;
 
 pub use baseline::{judge_all, Baseline, BaselineError, Judged, KnownFailure, HEADER};
 pub use compare::{Counts, Entry, GateResult, Status};
-pub use render::{github, github_data, github_property, human, junit, Context};
+pub use render::{explain, github, github_data, github_property, human, junit, Context};
 
 #[cfg(test)]
 mod tests {

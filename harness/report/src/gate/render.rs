@@ -55,7 +55,7 @@ pub(super) fn describe(entry: &Entry, context: &Context) -> String {
 /// What a reader needs to understand a failing query without the corpus at hand: the
 /// body in visible notation, why the expectation holds, the requirement's text, and the
 /// command that shows the whole case.
-pub(super) fn explain(entry: &Entry) -> Vec<String> {
+pub fn explain(entry: &Entry) -> Vec<String> {
     let q = &entry.query;
     // The body as a block: one line of the file per line, each ending in its visible
     // line end (↵, ←, ⇒), indented under the title.
