@@ -149,10 +149,12 @@ impl Suite {
         }
         let baseline = match Baseline::load(&self.baseline) {
             Ok(baseline) => baseline,
-            Err(BaselineError::Missing(path)) => return Err(format!(
+            Err(BaselineError::Missing(path)) => {
+                return Err(format!(
                 "no baseline at {}: record one (and commit it) with {WRITE_BASELINE}=1 cargo test",
                 path.display()
-            )),
+            ))
+            }
             Err(e) => return Err(e.to_string()),
         };
         let result = GateResult::compare(&baseline, &corpus, &run, self.strict);

@@ -9,6 +9,7 @@ mod eval;
 mod fuzz;
 mod gate;
 mod impls;
+mod policy;
 mod progress;
 mod report;
 mod run;
@@ -58,6 +59,9 @@ enum Command {
     /// CI gate: compare one implementation with its recorded baseline; fail on
     /// regressions and on known failures that pass now (the ratchet).
     Gate(gate::Args),
+    /// Check that a robots.txt keeps the URLs you care about crawlable and the private
+    /// ones disallowed, for the crawlers you care about (a CI check for site owners).
+    Policy(policy::Args),
     /// Write a report folder: JSON, self-contained HTML, a Markdown summary and one
     /// Markdown page per implementation.
     Report(report::Args),
@@ -76,6 +80,7 @@ impl Cli {
             Command::Fuzz(args) => fuzz::run(args),
             Command::Report(args) => report::run(args),
             Command::Gate(args) => gate::run(args),
+            Command::Policy(args) => policy::run(args),
         }
     }
 }
