@@ -152,22 +152,27 @@ const MATRIX_SECTION: &str = r#"<section id=view-matrix class=view>
 <datalist id=req-list></datalist>
 <label>Search <input id=f-q type=search size=22 placeholder="query id or URL"></label>
 <label class=check><input id=f-disagree type=checkbox> only rows where implementations disagree</label>
+<label>Not passed by <select id=f-fails><option value="">anyone (all rows)</option></select></label>
 <button type=button id=f-reset>Reset</button>
 <output id=f-count></output>
 </form>
 <div class=legend id=legend></div>
 <div class=matrix-wrap id=matrix-wrap><table id=matrix class=matrix><thead id=matrix-head></thead><tbody id=matrix-body></tbody></table></div>
-<p class=note>Click a column header to sort the rows by that implementation's judgement (again to reverse), the <i>query</i> header for corpus order, a cell or a query for its details.</p>
+<p class=note>The figure under each implementation's name is the percentage of judged queries it passed under the chosen profile (unsupported queries and fuzzing findings awaiting their verdict are not judged). Click a column header to sort the rows by that implementation's judgement (again to reverse), the <i>query</i> header for corpus order, a cell or a query for its details.</p>
+<p class=note>The page's address keeps its state, so a link shows the same view: <code>#fails=NAME</code> (the queries NAME did not pass), <code>#profile=google</code>, <code>#level=MAY</code>, <code>#dim=wildcards</code>, <code>#req=2.2.3-STAR</code>, <code>#q=text</code>, <code>#disagree=1</code>, <code>#sort=NAME</code> (<code>&amp;dir=desc</code>), <code>#open=QUERY@NAME</code>, <code>#view=scores</code> or <code>#view=agreement</code>, joined with <code>&amp;</code>. A report of one implementation opens on its failures.</p>
 </section>
 "#;
 
 fn scores_section(page: &mut String, report: &Report) {
     page.push_str("<section id=view-scores class=view hidden>\n<h2>Scores</h2>\n");
     page.push_str(
-        "<p class=note>Passed of judged queries per level (errors, timeouts and crashes \
-         count as not passed; unsupported queries are not judged).</p>\n",
+        "<p class=note>MUST and SHOULD: passed of judged queries (errors, timeouts and \
+         crashes count as not passed; unsupported queries and fuzzing findings awaiting \
+         their verdict are not judged). MAY choices: the verdicts given where the profile \
+         lets implementations answer either way (allowed / disallowed), as in the \
+         Markdown summary.</p>\n",
     );
-    let levels = ["MUST", "SHOULD", "MAY"];
+    let levels = ["MUST", "SHOULD", "MAY choices"];
     page.push_str("<div class=table-wrap><table class=scores><thead><tr><th rowspan=2>implementation</th><th rowspan=2>language</th><th rowspan=2>version</th><th rowspan=2>seconds</th>");
     for &profile in &report.meta.profiles {
         let _ = write!(page, "<th colspan=3>{}</th>", esc(profile.as_str()));
@@ -189,17 +194,29 @@ fn scores_section(page: &mut String, report: &Report) {
             esc(&implementation.version),
             implementation.seconds
         );
-        let mut no_verdict = 0;
+        // Over every level, from the model (the MAY column shows choices, not tallies).
+        let no_verdict = score
+            .and_then(|s| s.totals.get(&Profile::Rfc9309))
+            .map_or(0, |t| t.no_verdict);
         for &profile in &report.meta.profiles {
             for level in levels {
+                if level == "MAY choices" {
+                    match score.and_then(|s| s.either_verdicts.get(&profile)) {
+                        Some((allowed, disallowed)) => {
+                            let _ = write!(
+                                page,
+                                "<td class=num title=\"{allowed} allowed, {disallowed} disallowed where either is permitted\">{allowed} / {disallowed}</td>"
+                            );
+                        }
+                        None => page.push_str("<td class=num>–</td>"),
+                    }
+                    continue;
+                }
                 match score
                     .and_then(|s| s.profiles.get(&profile))
                     .and_then(|p| p.get(level))
                 {
                     Some(t) => {
-                        if profile == Profile::Rfc9309 {
-                            no_verdict += t.no_verdict;
-                        }
                         let judged = t.pass + t.fail + t.no_verdict;
                         let _ = write!(
                             page,
@@ -453,13 +470,16 @@ function expectOf(q,profile){return (q.expect&&q.expect[profile])||(q.expect&&q.
 var disagree=rows.map(function(row,r){var seen={};var n=0;
   for(var i=0;i<nImpl;i++){var w=cellOf(i,r).word;if((w==='allowed'||w==='disallowed')&&!seen[w]){seen[w]=1;n++;}}
   return n>1;});
-var state={profile:'rfc9309',level:'',dim:'',req:'',q:'',disagree:false,sort:-1,desc:false,open:null,view:'matrix'};
+var state={profile:'rfc9309',level:'',dim:'',req:'',q:'',disagree:false,fails:-1,sort:-1,desc:false,open:null,view:'matrix'};
+// A report of one implementation opens on what it did not pass (a fragment overrides).
+if(nImpl===1&&!location.hash){state.fails=0;}
 if(data.meta.profiles.indexOf('rfc9309')<0&&data.meta.profiles.length){state.profile=data.meta.profiles[0];}
 var $=function(id){return document.getElementById(id);};
 var body=document.body,table=$('matrix'),thead=$('matrix-head'),tbody=$('matrix-body');
 // Filter choices from the data.
 (function(){
   var sel=$('f-profile');data.meta.profiles.forEach(function(p){var o=document.createElement('option');o.value=p;o.textContent=p;sel.appendChild(o);});
+  impls.forEach(function(im,i){var o=document.createElement('option');o.value=String(i);o.textContent=im.name;$('f-fails').appendChild(o);});
   var levels=[];rows.forEach(function(row){if(levels.indexOf(row.q.level)<0){levels.push(row.q.level);}});
   var order=['MUST','SHOULD','MAY'];levels.sort(function(a,b){return (order.indexOf(a)+99*(order.indexOf(a)<0))-(order.indexOf(b)+99*(order.indexOf(b)<0));});
   levels.forEach(function(l){var o=document.createElement('option');o.value=l;o.textContent=l;$('f-level').appendChild(o);});
@@ -481,7 +501,7 @@ function renderHead(){
     for(var r=0;r<nRows;r++){if(rows[r].q.finding){continue;}var j=judge(expectOf(rows[r].q,state.profile),cellOf(i,r).word);if(j!=='unsupported'){judged++;if(j==='pass'||j==='either'){pass++;}}}
     var rate=judged?Math.floor(1000*pass/judged)/10:100;
     var im=impls[i];
-    h.push('<th class="ih'+(state.sort===i?' sorted':'')+'" data-sort="'+i+'" title="'+esc(im.name+' '+im.version+' ('+im.language+'): '+pass+' of '+judged+' judged queries passed under '+state.profile+'; click to sort')+'"><div class="vn">'+esc(im.name)+'</div><div class="pr">'+(state.sort===i?'<span class="arrow">'+(state.desc?'\u25b4':'\u25be')+'</span>':Math.round(rate))+'</div></th>');
+    h.push('<th class="ih'+(state.sort===i?' sorted':'')+'" data-sort="'+i+'" title="'+esc(im.name+' '+im.version+' ('+im.language+'): '+pass+' of '+judged+' judged queries passed under '+state.profile+'; click to sort')+'"><div class="vn">'+esc(im.name)+'</div><div class="pr">'+(state.sort===i?'<span class="arrow">'+(state.desc?'\u25b4':'\u25be')+'</span>':Math.round(rate)+'%')+'</div></th>');
   }
   h.push('</tr>');thead.innerHTML=h.join('');
 }
@@ -510,6 +530,7 @@ function matches(row,r){
     if(!(exact||(!known&&q.requirements.some(function(id){return id.toLowerCase().indexOf(want)>=0;})))){return false;}}
   if(state.q){var t=state.q.toLowerCase();if((q.id+'\n'+q.url+'\n'+q.agent).toLowerCase().indexOf(t)<0){return false;}}
   if(state.disagree&&!disagree[r]){return false;}
+  if(state.fails>=0){if(q.finding){return false;}var j=judge(expectOf(q,state.profile),cellOf(state.fails,r).word);if(j==='pass'||j==='either'||j==='unsupported'){return false;}}
   return true;
 }
 function applyFilters(){
@@ -521,6 +542,7 @@ function applyFilters(){
 function syncControls(){
   $('f-profile').value=state.profile;$('f-level').value=state.level;$('f-dim').value=state.dim;
   $('f-req').value=state.req;$('f-q').value=state.q;$('f-disagree').checked=state.disagree;
+  $('f-fails').value=state.fails>=0?String(state.fails):'';
 }
 function writeHash(){
   var p=[];
@@ -531,6 +553,7 @@ function writeHash(){
   if(state.req){p.push('req='+encodeURIComponent(state.req));}
   if(state.q){p.push('q='+encodeURIComponent(state.q));}
   if(state.disagree){p.push('disagree=1');}
+  if(state.fails>=0){p.push('fails='+encodeURIComponent(impls[state.fails].name));}
   if(state.sort>=0){p.push('sort='+encodeURIComponent(impls[state.sort].name));if(state.desc){p.push('dir=desc');}}
   if(state.open){p.push('open='+encodeURIComponent(rows[state.open.r].q.id+(state.open.i>=0?'@'+impls[state.open.i].name:'')));}
   var h=p.length?'#'+p.join('&'):' ';
@@ -547,6 +570,7 @@ function readHash(){
     else if(k==='req'){state.req=v;}
     else if(k==='q'){state.q=v;}
     else if(k==='disagree'){state.disagree=v!=='0'&&v!=='false';}
+    else if(k==='fails'){state.fails=impls.findIndex(function(im){return im.name===v;});}
     else if(k==='sort'||k==='impl-sort'){state.sort=impls.findIndex(function(im){return im.name===v;});}
     else if(k==='dir'){state.desc=v==='desc';}
     else if(k==='view'&&(v==='matrix'||v==='scores'||v==='agreement')){state.view=v;}
@@ -624,10 +648,10 @@ $('detail-close').addEventListener('click',closeDetail);
 document.addEventListener('keydown',function(ev){if(ev.key==='Escape'&&state.open){closeDetail();}});
 $('tabs').addEventListener('click',function(ev){var b=ev.target.closest('button[data-view]');if(!b){return;}state.view=b.getAttribute('data-view');showView();writeHash();});
 $('f-profile').addEventListener('change',function(){state.profile=this.value;renderAll();if(state.open){openDetail(state.open.r,state.open.i);}writeHash();});
-function onFilter(){state.level=$('f-level').value;state.dim=$('f-dim').value;state.req=$('f-req').value.trim();state.q=$('f-q').value.trim();state.disagree=$('f-disagree').checked;applyFilters();writeHash();}
-['f-level','f-dim','f-disagree'].forEach(function(id){$(id).addEventListener('change',onFilter);});
+function onFilter(){state.level=$('f-level').value;state.dim=$('f-dim').value;state.req=$('f-req').value.trim();state.q=$('f-q').value.trim();state.disagree=$('f-disagree').checked;state.fails=$('f-fails').value===''?-1:+$('f-fails').value;applyFilters();writeHash();}
+['f-level','f-dim','f-disagree','f-fails'].forEach(function(id){$(id).addEventListener('change',onFilter);});
 ['f-req','f-q'].forEach(function(id){$(id).addEventListener('input',onFilter);});
-$('f-reset').addEventListener('click',function(){state.level='';state.dim='';state.req='';state.q='';state.disagree=false;state.sort=-1;state.desc=false;syncControls();renderAll();writeHash();});
+$('f-reset').addEventListener('click',function(){state.level='';state.dim='';state.req='';state.q='';state.disagree=false;state.fails=-1;state.sort=-1;state.desc=false;syncControls();renderAll();writeHash();});
 readHash();syncControls();showView();renderAll();
 if(state.open){openDetail(state.open.r,state.open.i);var tr=tbody.querySelector('tr[data-q="'+state.open.r+'"]'),wrap=$('matrix-wrap');if(tr){wrap.scrollTop=Math.max(0,tr.offsetTop-wrap.clientHeight/2);}}
 body.setAttribute('data-rows',String(tbody.rows.length));
@@ -657,6 +681,24 @@ mod tests {
         let start = page.find(OPEN).expect("the data element") + OPEN.len();
         let len = page[start..].find("</script>").expect("its end");
         &page[start..start + len]
+    }
+
+    /// Every figure is labelled: the matrix headers' percentages, the MAY choices as
+    /// in the Markdown, the failures filter and the URL state for sharing.
+    #[test]
+    fn figures_are_labelled_and_the_failures_view_is_there() {
+        let report = report();
+        let page = render(&report);
+        assert!(page.contains("The figure under each implementation's name is the percentage"));
+        assert!(page.contains("Math.round(rate)+'%'"));
+        assert!(page.contains("MAY choices"));
+        let (allowed, disallowed) = report.scores[0].either_verdicts[&Profile::Rfc9309];
+        assert!(
+            page.contains(&format!(">{allowed} / {disallowed}</td>")),
+            "the model's MAY choices"
+        );
+        assert!(page.contains("id=f-fails") && page.contains("#fails=NAME"));
+        assert!(page.contains("if(nImpl===1&&!location.hash){state.fails=0;}"));
     }
 
     #[test]
