@@ -5,7 +5,7 @@ use crate::encode::{normalize_path_into, path_is_plain};
 use crate::group::{is_product_token, Groups};
 use crate::lines::{starts_with_bom, Lines, BOM};
 use crate::parse::{parse_line, Directive};
-use crate::url::path_and_query;
+use crate::url::{path_and_query, remove_dot_segments};
 use crate::verdict::{Reason, RuleKind, Verdict};
 use crate::warning::{Sink, Warning, WarningKind};
 
@@ -81,6 +81,16 @@ impl Robots {
             normalize_path_into(raw, &mut buf);
             normalized = buf;
             &normalized
+        };
+        // `.` and `..` segments are resolved as a client resolves them before it fetches
+        // (RFC 3986 §5.2.4): the rules apply to the resource requested.
+        let resolved;
+        let path: &[u8] = match remove_dot_segments(path) {
+            Some(path) => {
+                resolved = path;
+                &resolved
+            }
+            None => path,
         };
         if path == b"/robots.txt" {
             return Verdict::new(true, Reason::RobotsTxtPath);

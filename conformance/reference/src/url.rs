@@ -33,16 +33,69 @@ use std::borrow::Cow;
 /// assert_eq!(target_path("urn:x/y"), "/x/y");
 /// assert_eq!(target_path("x/y"), "/x/y");
 /// assert_eq!(target_path("http://[::1]:8080"), "/");
+/// assert_eq!(target_path("/private/open/../../private/x?a=../b"), "/private/x?a=../b");
 /// ```
 pub fn target_path(url: &str) -> Cow<'_, str> {
     let (slash, rest) = path_and_query(url.as_bytes());
     // `rest` is a sub-slice of `url` cut at ASCII bytes, so it is valid UTF-8.
     let rest = std::str::from_utf8(rest).unwrap_or_default();
-    if slash {
+    let path = if slash {
         Cow::Owned(format!("/{rest}"))
     } else {
         Cow::Borrowed(rest)
+    };
+    match remove_dot_segments(path.as_bytes()) {
+        // Segments of valid UTF-8 joined with `/` are valid UTF-8.
+        Some(resolved) => Cow::Owned(String::from_utf8(resolved).unwrap_or_default()),
+        None => path,
     }
+}
+
+/// The path (the part before any `?`) of `path_and_query` with its `.` and `..`
+/// segments removed (RFC 3986 §5.2.4, as a client does before it fetches: `/a/../b` is
+/// `/b`, `/a/./b` is `/a/b`, `/a/..` is `/`), the query kept as it is; `None` when there
+/// is no such segment (the common case, copied nothing).
+pub(crate) fn remove_dot_segments(path_and_query: &[u8]) -> Option<Vec<u8>> {
+    let end = memchr(b'?', path_and_query).unwrap_or(path_and_query.len());
+    let (path, query) = path_and_query.split_at(end);
+    let has_dots = path
+        .split(|&b| b == b'/')
+        .any(|segment| segment == b"." || segment == b"..");
+    if !has_dots {
+        return None;
+    }
+    // Segments after the leading `/`; a trailing `.` or `..` leaves a trailing `/`.
+    let mut out: Vec<&[u8]> = Vec::new();
+    let segments: Vec<&[u8]> = path
+        .strip_prefix(b"/")
+        .unwrap_or(path)
+        .split(|&b| b == b'/')
+        .collect();
+    let last = segments.len().saturating_sub(1);
+    let mut trailing_slash = false;
+    for (i, segment) in segments.into_iter().enumerate() {
+        match segment {
+            b"." => trailing_slash = i == last,
+            b".." => {
+                out.pop();
+                trailing_slash = i == last;
+            }
+            _ => {
+                out.push(segment);
+                trailing_slash = false;
+            }
+        }
+    }
+    let mut resolved = Vec::with_capacity(path_and_query.len());
+    for segment in &out {
+        resolved.push(b'/');
+        resolved.extend_from_slice(segment);
+    }
+    if trailing_slash || resolved.is_empty() {
+        resolved.push(b'/');
+    }
+    resolved.extend_from_slice(query);
+    Some(resolved)
 }
 
 /// `scheme://authority` of `url` when it has one (`https://example.com` of
@@ -110,6 +163,24 @@ mod tests {
         }
         s.push_str(std::str::from_utf8(rest).unwrap());
         s
+    }
+
+    fn dots(path: &str) -> String {
+        String::from_utf8(remove_dot_segments(path.as_bytes()).unwrap_or(path.as_bytes().to_vec()))
+            .unwrap()
+    }
+
+    #[test]
+    fn dot_segments_are_resolved_as_rfc_3986_does() {
+        assert_eq!(dots("/a/b/c/./../../g"), "/a/g");
+        assert_eq!(dots("/private/open/../../private/x"), "/private/x");
+        assert_eq!(dots("/a/."), "/a/");
+        assert_eq!(dots("/a/.."), "/");
+        assert_eq!(dots("/.."), "/");
+        assert_eq!(dots("/."), "/");
+        assert_eq!(dots("/a/../b?c=/../d"), "/b?c=/../d");
+        assert_eq!(dots("/a..b/.c/x."), "/a..b/.c/x.");
+        assert!(remove_dot_segments(b"/plain/path?q").is_none());
     }
 
     #[test]

@@ -518,3 +518,23 @@ fn the_built_in_corpus_serves_run_gate_and_export() {
         assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
     }
 }
+
+/// `.` and `..` segments are resolved before matching, as a client resolves them before
+/// it fetches: `/private/open/../../private/x` is `/private/x`.
+#[test]
+fn check_resolves_dot_segments() {
+    let robots = temp_file(
+        "dots.txt",
+        b"User-agent: *\nAllow: /private/open\nDisallow: /private\n",
+    );
+    let out = check(
+        robots.to_str().unwrap(),
+        "https://example.com/private/open/../../private/x",
+        b"",
+    );
+    assert!(out.starts_with("disallowed"), "{out}");
+    assert!(
+        out.contains("line 3") && out.contains("checked as the path `/private/x`"),
+        "{out}"
+    );
+}

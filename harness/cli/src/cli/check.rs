@@ -141,6 +141,15 @@ fn url_notes(url: &str) -> Vec<String> {
             reptest::visible::render(url.as_bytes())
         )),
     }
+    let raw_path = url.split(['?', '#']).next().unwrap_or_default();
+    if raw_path
+        .split('/')
+        .any(|segment| segment == "." || segment == "..")
+    {
+        notes.push(format!(
+            "the `.` and `..` segments were resolved as a client resolves them before fetching (RFC 3986 §5.2.4): checked as the path `{path}`"
+        ));
+    }
     notes
 }
 
