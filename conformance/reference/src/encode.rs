@@ -6,6 +6,8 @@
 //! * an octet `>= 0x80` becomes `%XX` (RFC 9309 §2.2.2: octets outside
 //!   US-ASCII MUST be percent-encoded; requirement `2.2.2-ENCODE`), so `/ツ`
 //!   and `/%E3%83%84` are the same;
+//! * so does a space, which a URI never holds raw (RFC 3986 §2): an HTTP client
+//!   sends `/a b` as `/a%20b`, so the two are the same path;
 //! * a valid `%xx` escape gets upper-case hex digits (`%c3` is `%C3`);
 //! * an escape of an unreserved ASCII character (`A-Z a-z 0-9 - . _ ~`) is
 //!   decoded (`2.2.2-DECODE-UNRESERVED`): `/%62%61%7A` is `/baz`;
@@ -41,6 +43,11 @@ fn hex_value(b: u8) -> Option<u8> {
     }
 }
 
+/// Whether octet `b` is always percent-encoded: outside US-ASCII, or a space.
+fn must_encode(b: u8) -> bool {
+    b >= 0x80 || b == b' '
+}
+
 fn push_escape(out: &mut Vec<u8>, b: u8) {
     out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
 }
@@ -48,7 +55,7 @@ fn push_escape(out: &mut Vec<u8>, b: u8) {
 /// Whether `input` is already in normal form with no special octet, so it
 /// can be copied as is (fast path).
 fn is_plain(input: &[u8], pattern: bool) -> bool {
-    input.is_ascii()
+    !input.iter().any(|&b| must_encode(b))
         && if pattern {
             memchr2(b'%', b'*', input).is_none()
         } else {
@@ -86,7 +93,7 @@ fn normalize(input: &[u8], out: &mut Vec<u8>, mut stars: Option<&mut Vec<usize>>
         return;
     }
     out.reserve(input.len() + 8);
-    let special = |b: u8| b >= 0x80 || b == b'%' || (pattern && b == b'*');
+    let special = |b: u8| must_encode(b) || b == b'%' || (pattern && b == b'*');
     let mut rest = input;
     loop {
         // Copy the run of ordinary octets in one go.
@@ -96,7 +103,7 @@ fn normalize(input: &[u8], out: &mut Vec<u8>, mut stars: Option<&mut Vec<usize>>
             return;
         };
         rest = tail;
-        if b >= 0x80 {
+        if must_encode(b) {
             push_escape(out, b);
         } else if b == b'*' {
             if let Some(stars) = stars.as_mut() {
@@ -127,6 +134,13 @@ fn normalize(input: &[u8], out: &mut Vec<u8>, mut stars: Option<&mut Vec<usize>>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_raw_space_is_the_same_as_percent_20_on_both_sides() {
+        assert_eq!(path(b"/a b"), b"/a%20b");
+        assert_eq!(path(b"/a%20b"), b"/a%20b");
+        assert_eq!(pattern(b"/a b").0, b"/a%20b");
+    }
 
     fn path(s: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();

@@ -538,3 +538,16 @@ fn check_resolves_dot_segments() {
         "{out}"
     );
 }
+
+/// A raw space in a URL is the `%20` a client sends, in paths and rules alike.
+#[test]
+fn check_treats_a_raw_space_as_percent_20() {
+    let robots = temp_file(
+        "space.txt",
+        b"User-agent: *\nDisallow: /a%20b\nDisallow: /c d\n",
+    );
+    let robots = robots.to_str().unwrap();
+    assert!(check(robots, "https://example.com/a b", b"").starts_with("disallowed"));
+    assert!(check(robots, "https://example.com/c%20d", b"").starts_with("disallowed"));
+    assert!(check(robots, "https://example.com/a+b", b"").starts_with("allowed"));
+}
