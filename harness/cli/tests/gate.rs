@@ -57,6 +57,20 @@ fn recorded() -> (tempfile::TempDir, PathBuf) {
     (dir, baseline)
 }
 
+/// Claims in `baseline` that the first query the implementation fails passed: the next
+/// gate finds a regression there. Returns its id.
+fn inject_regression(baseline: &Path) -> String {
+    let mut table = read(baseline);
+    let failures = table["known_failure"].as_array_mut().unwrap();
+    let moved = failures.remove(0)["id"].as_str().unwrap().to_string();
+    table["passed"]
+        .as_array_mut()
+        .unwrap()
+        .push(moved.clone().into());
+    write(baseline, &table);
+    moved
+}
+
 /// The baseline's TOML as a table.
 fn read(path: &Path) -> toml::Table {
     toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
@@ -124,15 +138,7 @@ fn an_unchanged_run_passes() {
 #[test]
 fn an_injected_regression_fails_and_is_listed() {
     let (_dir, baseline) = recorded();
-    let mut table = read(&baseline);
-    // Claim one query the implementation fails passed in the baseline.
-    let failures = table["known_failure"].as_array_mut().unwrap();
-    let moved = failures.remove(0)["id"].as_str().unwrap().to_string();
-    table["passed"]
-        .as_array_mut()
-        .unwrap()
-        .push(moved.clone().into());
-    write(&baseline, &table);
+    let moved = inject_regression(&baseline);
     let out = gate(&baseline, &[]);
     assert_eq!(out.status.code(), Some(1), "{}", show(&out));
     let stdout = text(&out.stdout);
@@ -429,14 +435,7 @@ fn one_run_writes_several_formats() {
 #[test]
 fn a_regression_explains_itself_in_every_format() {
     let (dir, baseline) = recorded();
-    let mut table = read(&baseline);
-    let failures = table["known_failure"].as_array_mut().unwrap();
-    let moved = failures.remove(0)["id"].as_str().unwrap().to_string();
-    table["passed"]
-        .as_array_mut()
-        .unwrap()
-        .push(moved.clone().into());
-    write(&baseline, &table);
+    let moved = inject_regression(&baseline);
     let case = moved.rsplit_once('/').unwrap().0.to_string();
     let junit = dir.path().join("j.xml");
     let out = gate(
