@@ -20,16 +20,16 @@ use tempfile::NamedTempFile;
 
 /// Writes `bytes` to `path` atomically; the error names the file.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    write_all(&[(path.to_path_buf(), bytes.to_vec())])
+    write_all(&[(path.to_path_buf(), bytes)])
 }
 
 /// Writes every `(path, bytes)`: all are staged first, then renamed into place one after
 /// another. If any cannot be staged, none is touched; the error names the file.
-pub fn write_all(files: &[(PathBuf, Vec<u8>)]) -> Result<(), String> {
+pub fn write_all<B: AsRef<[u8]>>(files: &[(PathBuf, B)]) -> Result<(), String> {
     let mut staged = Staged(Vec::with_capacity(files.len()));
     for (path, bytes) in files {
-        let temp =
-            stage(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let temp = stage(path, bytes.as_ref())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         staged.0.push((temp, path.clone()));
     }
     staged.commit()

@@ -36,16 +36,6 @@ impl<'r> Lookup<'r> {
     pub fn outcome(&self, i: usize, id: &str) -> Option<&'r Outcome> {
         self.run.outcomes.get(i)?.get(*self.index.get(id)?)
     }
-
-    /// Implementation `i`'s outcomes for `ids`, in that order (`None` where the run does
-    /// not hold the query).
-    pub fn column<'a>(
-        &'a self,
-        i: usize,
-        ids: impl IntoIterator<Item = &'a str> + 'a,
-    ) -> impl Iterator<Item = Option<&'r Outcome>> + 'a {
-        ids.into_iter().map(move |id| self.outcome(i, id))
-    }
 }
 
 /// Why two runs cannot be merged.

@@ -446,17 +446,13 @@ impl Report {
                         .collect(),
                     _ => Vec::new(),
                 };
-                let totals = profiles
-                    .iter()
-                    .map(|(&profile, levels)| {
-                        let mut sum = LevelTally::default();
-                        for t in levels.values() {
-                            sum.pass += t.pass;
-                            sum.fail += t.fail;
-                            sum.unsupported += t.unsupported;
-                            sum.no_verdict += t.no_verdict;
-                        }
-                        (profile, sum)
+                // The sum over every level: score::Summary::total, per profile.
+                let totals = Profile::ALL
+                    .into_iter()
+                    .zip(&summaries)
+                    .filter_map(|(profile, summaries)| {
+                        let summary = summaries.iter().find(|s| s.name == *name)?;
+                        Some((profile, LevelTally::from(summary.total())))
                     })
                     .collect();
                 let either_verdicts = Profile::ALL

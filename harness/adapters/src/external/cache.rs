@@ -46,44 +46,36 @@ impl Handshakes {
         spec: &AdapterSpec,
         start: impl FnOnce() -> Result<Handshake, String>,
     ) -> Result<Handshake, String> {
-        handshake(self, spec, start)
-    }
-}
-
-fn handshake(
-    cache: &Handshakes,
-    spec: &AdapterSpec,
-    start: impl FnOnce() -> Result<Handshake, String>,
-) -> Result<Handshake, String> {
-    let memory = &cache.memory;
-    let known = memory
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(&spec.command)
-        .cloned();
-    if let Some(known) = known {
-        return known;
-    }
-    let fingerprint = fingerprint(spec);
-    let from_disk = cache
-        .from_disk
-        .then(|| disk_lookup(&spec.command, &fingerprint))
-        .flatten();
-    let result = match from_disk {
-        Some(handshake) => Ok(handshake),
-        None => {
-            let result = start();
-            if let Ok(handshake) = &result {
-                disk_store(&spec.command, fingerprint, handshake);
-            }
-            result
+        let known = self
+            .memory
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&spec.command)
+            .cloned();
+        if let Some(known) = known {
+            return known;
         }
-    };
-    memory
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(spec.command.clone(), result.clone());
-    result
+        let fingerprint = fingerprint(spec);
+        let from_disk = self
+            .from_disk
+            .then(|| disk_lookup(&spec.command, &fingerprint))
+            .flatten();
+        let result = match from_disk {
+            Some(handshake) => Ok(handshake),
+            None => {
+                let result = start();
+                if let Ok(handshake) = &result {
+                    disk_store(&spec.command, fingerprint, handshake);
+                }
+                result
+            }
+        };
+        self.memory
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(spec.command.clone(), result.clone());
+        result
+    }
 }
 
 #[derive(Default, Serialize, Deserialize)]

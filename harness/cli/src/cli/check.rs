@@ -91,10 +91,10 @@ fn utf8_arg<'a>(name: &str, value: &'a std::ffi::OsStr) -> Result<&'a str, Strin
 /// "-")`), naming the token it most likely meant: no group could name such a value, so
 /// only `*` groups would apply, silently.
 fn check_product_token(agent: &str) -> Result<(), String> {
-    let is_token = |c: char| c.is_ascii_alphabetic() || c == '_' || c == '-';
-    if !agent.is_empty() && agent.chars().all(is_token) {
+    if is_product_token(agent) {
         return Ok(());
     }
+    let is_token = |c: char| c.is_ascii_alphabetic() || c == '_' || c == '-';
     let shown = reptest::visible::render(agent.as_bytes());
     let meant: String = agent.chars().take_while(|&c| is_token(c)).collect();
     let fix = if meant.is_empty() {
@@ -105,6 +105,14 @@ fn check_product_token(agent: &str) -> Result<(), String> {
     Err(format!(
         "--agent `{shown}` is not a product token (RFC 9309 §2.2.1: letters, `_` and `-` only, as in the `User-agent:` lines it is matched against); {fix}"
     ))
+}
+
+/// Whether `agent` is an RFC 9309 product token: `1*(ALPHA / "_" / "-")` (§2.2.1).
+pub(super) fn is_product_token(agent: &str) -> bool {
+    !agent.is_empty()
+        && agent
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-')
 }
 
 /// What was assumed to check `url`: nothing for an absolute http(s) URL or a path.
@@ -172,7 +180,9 @@ fn groups(lines: &[usize]) -> String {
     }
 }
 
-fn explain(reason: &Reason, body: &[u8]) -> String {
+/// The reference's reason in one line: the deciding rule with its line and text, or why
+/// no rule applied, or what the access method decided.
+pub(super) fn explain(reason: &Reason, body: &[u8]) -> String {
     match reason {
         Reason::RobotsTxtPath => "/robots.txt is always allowed (RFC 9309 §2.2.2)".into(),
         Reason::NoGroup => {

@@ -4,7 +4,7 @@ use super::Outcome;
 use reptest::markup::escape as xml_escape;
 use reptest::{CaseInput, QueryInput};
 use reptest_reference::access::Fetch;
-use reptest_reference::{check_fetch, Config, Reason, Robots};
+use reptest_reference::{check_fetch, Config, Robots};
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -130,7 +130,7 @@ pub fn run(args: Args) -> Outcome {
                         url,
                         allowed,
                         holds: verdict.is_allowed() == allowed,
-                        reason: reason(verdict.reason(), &source.body),
+                        reason: super::check::explain(verdict.reason(), &source.body),
                         others: Vec::new(),
                     });
                 }
@@ -247,25 +247,6 @@ fn absolute(url: &str, origin: &str) -> String {
         format!("{origin}{url}")
     } else {
         format!("{origin}/{url}")
-    }
-}
-
-/// The reference's reason in one line, with the deciding line's text.
-fn reason(reason: &Reason, body: &[u8]) -> String {
-    match reason {
-        Reason::Rule { rule, .. } => {
-            let line = body
-                .split(|&b| b == b'\n')
-                .nth(rule.line.saturating_sub(1))
-                .map(|l| reptest::visible::render(l.strip_suffix(b"\r").unwrap_or(l)))
-                .unwrap_or_default();
-            format!("line {}: {}", rule.line, line.trim_end_matches(['↵', '\n']))
-        }
-        Reason::NoGroup => "no group names this crawler and there is no `*` group".into(),
-        Reason::NoMatchingRule { .. } => "no rule matches".into(),
-        Reason::RobotsTxtPath => "/robots.txt is always allowed".into(),
-        Reason::Access(access) => format!("access method: {access:?}"),
-        other => format!("{other:?}"),
     }
 }
 
