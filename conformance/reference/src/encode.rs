@@ -55,7 +55,9 @@ fn push_escape(out: &mut Vec<u8>, b: u8) {
 /// Whether `input` is already in normal form with no special octet, so it
 /// can be copied as is (fast path).
 fn is_plain(input: &[u8], pattern: bool) -> bool {
-    !input.iter().any(|&b| must_encode(b))
+    // `is_ascii` and `memchr` are vectorized: this runs on every check.
+    input.is_ascii()
+        && memchr(b' ', input).is_none()
         && if pattern {
             memchr2(b'%', b'*', input).is_none()
         } else {

@@ -58,6 +58,11 @@ pub fn target_path(url: &str) -> Cow<'_, str> {
 pub(crate) fn remove_dot_segments(path_and_query: &[u8]) -> Option<Vec<u8>> {
     let end = memchr(b'?', path_and_query).unwrap_or(path_and_query.len());
     let (path, query) = path_and_query.split_at(end);
+    // Every check passes here: a dot segment starts with `/.` (the path begins with `/`),
+    // so paths without one are let through by one vectorized search.
+    if memchr::memmem::find(path, b"/.").is_none() {
+        return None;
+    }
     let has_dots = path
         .split(|&b| b == b'/')
         .any(|segment| segment == b"." || segment == b"..");
