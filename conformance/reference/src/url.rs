@@ -60,9 +60,7 @@ pub(crate) fn remove_dot_segments(path_and_query: &[u8]) -> Option<Vec<u8>> {
     let (path, query) = path_and_query.split_at(end);
     // Every check passes here: a dot segment starts with `/.` (the path begins with `/`),
     // so paths without one are let through by one vectorized search.
-    if memchr::memmem::find(path, b"/.").is_none() {
-        return None;
-    }
+    memchr::memmem::find(path, b"/.")?;
     let has_dots = path
         .split(|&b| b == b'/')
         .any(|segment| segment == b"." || segment == b"..");
