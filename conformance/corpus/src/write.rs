@@ -159,14 +159,30 @@ fn toml_key(name: &str) -> String {
 
 /// A part of a long body.
 #[derive(Debug, PartialEq, Eq)]
-enum Segment<'a> {
+pub enum Segment<'a> {
+    /// Bytes as they are.
     Text(&'a [u8]),
+    /// A unit (a line, or one byte) repeated this many times.
     Repeat(&'a [u8], usize),
 }
 
 /// A long body as segments: a line repeated 4 times or more, or a byte repeated 64 times
-/// or more within a line, becomes a `repeat`; the rest is text.
-fn segments(body: &[u8]) -> Vec<Segment<'_>> {
+/// or more within a line, becomes a `repeat`; the rest is text. Case files write long
+/// bodies this way, and summaries show them so.
+///
+/// ```
+/// use reptest_corpus::write::{segments, Segment};
+/// let body = [&b"#"[..], &[b'p'; 100], b"\nDisallow: /\n"].concat();
+/// assert_eq!(
+///     segments(&body),
+///     [
+///         Segment::Text(b"#"),
+///         Segment::Repeat(b"p", 100),
+///         Segment::Text(b"\nDisallow: /\n"),
+///     ]
+/// );
+/// ```
+pub fn segments(body: &[u8]) -> Vec<Segment<'_>> {
     let lines = split_lines(body);
     let mut out = Vec::new();
     let mut text_start = 0;

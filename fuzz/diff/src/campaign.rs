@@ -6,12 +6,19 @@
 //! and counts found in a given number of inputs never depend on thread timing. The time
 //! budget only decides how many inputs run; [`CampaignOptions::inputs`] fixes it.
 //!
+//! The time budget covers minimization: no input starts and no minimization candidate
+//! is tried after it. A run can pass it by what is in flight at that moment (one input's
+//! or one candidate's evaluation, at most an adapter's timeout). Minimizations cut short
+//! keep the smaller input found so far ([`Found::minimize_stop`]); dissents that no
+//! signature explains when time runs out are counted in
+//! [`CampaignReport::unminimized`].
+//!
 //! In-process implementations answer every input. External ones (processes, about a
 //! thousand times slower) answer only the queries already divergent in process, plus
 //! every query of one input in [`CampaignOptions::external_sample`], one batched case per
 //! input.
 
-use crate::minimize::{minimize_dissent, DEFAULT_BUDGET};
+use crate::minimize::{minimize_dissent, Budget, Stop, DEFAULT_BUDGET};
 use crate::signature::{dissents, is_divergent, partition, rule_kind_in, Dissent, Signature};
 use rayon::prelude::*;
 use reptest_core::{CaseInput, ImplKind, Implementation, Outcome, QueryInput};
@@ -101,6 +108,9 @@ pub struct Found {
     pub minimized: Example,
     /// Predicate calls the minimization made.
     pub minimize_evaluations: usize,
+    /// Why the minimization stopped: `done` (as small as the passes get it), `budget`
+    /// or `deadline` (the campaign's time ran out; the example may be larger than needed).
+    pub minimize_stop: Stop,
     /// Up to [`CampaignOptions::raw_examples`] raw examples, in input order.
     pub raw: Vec<Example>,
 }
@@ -120,6 +130,9 @@ pub struct CampaignReport {
     pub seconds: f64,
     /// Time spent minimizing, in seconds (included in `seconds`).
     pub minimize_seconds: f64,
+    /// Dissents (one implementation against the majority on one query) that no signature
+    /// explained when the time budget ran out, so were neither minimized nor counted.
+    pub unminimized: u64,
     /// Threads the inputs were evaluated on.
     pub threads: usize,
     /// The implementations, in process first.
@@ -243,12 +256,22 @@ pub fn run_split(
     } else {
         (options.chunk / 8).max(1)
     };
-    let budget = Duration::try_from_secs_f64(options.seconds.max(0.0)).unwrap_or(Duration::MAX);
-    loop {
+    // A time-bounded campaign ends at its deadline, minimization included; one with a
+    // fixed number of inputs has none (its results must not depend on the machine).
+    let deadline = match options.inputs {
+        Some(_) => None,
+        None => Duration::try_from_secs_f64(options.seconds.max(0.0))
+            .ok()
+            .and_then(|budget| started.checked_add(budget)),
+    };
+    let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut unminimized = 0u64;
+    let mut out_of_time = false;
+    while !out_of_time {
         let end = match options.inputs {
             Some(limit) if inputs >= limit => break,
             Some(limit) => (inputs + chunk).min(limit),
-            None if started.elapsed() >= budget => break,
+            None if past_deadline() => break,
             None => inputs + chunk,
         };
         let mut results = Vec::new();
@@ -256,20 +279,27 @@ pub fn run_split(
             results = (inputs..end)
                 .into_par_iter()
                 .map(|index| {
-                    evaluate_input(
-                        options,
-                        index,
-                        inside,
-                        outside,
-                        &inside_names,
-                        &outside_names,
-                    )
+                    // No input starts after the deadline.
+                    (!past_deadline()).then(|| {
+                        evaluate_input(
+                            options,
+                            index,
+                            inside,
+                            outside,
+                            &inside_names,
+                            &outside_names,
+                        )
+                    })
                 })
                 .collect::<Vec<_>>();
         });
+        // The inputs done form a prefix (in input order) of the chunk.
+        let done = results.iter().take_while(|r| r.is_some()).count();
+        out_of_time = done < results.len();
+        let end = inputs + done as u64;
         // Merge in input order; note the dissents no signature explains yet.
         let mut merged: Vec<Hit> = Vec::new();
-        for (q, e, hits) in results {
+        for (q, e, hits) in results.into_iter().map_while(|r| r) {
             queries += q;
             execs += e;
             merged.extend(hits);
@@ -285,7 +315,7 @@ pub fn run_split(
             .enumerate()
             .flat_map(|(h, hit)| hit.dissents.iter().map(move |d| (h, d)))
             .collect();
-        let mut ahead: HashMap<DissentKey, Option<(Signature, Example, usize)>> = HashMap::new();
+        let mut ahead: HashMap<DissentKey, Option<MinimizedDissent>> = HashMap::new();
         let mut hit_signatures: Vec<BTreeSet<Signature>> = vec![BTreeSet::new(); merged.len()];
         let minimize_started = Instant::now();
         let wave = threads.max(2) * 2;
@@ -302,18 +332,26 @@ pub fn run_split(
                 pos += 1;
                 continue;
             }
+            if past_deadline() && !ahead.contains_key(&key) {
+                // Time is up: no new minimization starts.
+                unminimized += 1;
+                out_of_time = true;
+                pos += 1;
+                continue;
+            }
             if let Some(result) = ahead.remove(&key) {
                 tried.insert(key);
                 // A minimized input whose signature does not explain the dissent (an
                 // implementation answered differently on the second asking) is dropped.
-                if let Some((signature, example, evaluations)) =
-                    result.filter(|(signature, _, _)| dissent.explained_by(signature))
+                if let Some((signature, example, evaluations, stop)) =
+                    result.filter(|(signature, ..)| dissent.explained_by(signature))
                 {
                     found.entry(signature.clone()).or_insert(Found {
                         signature,
                         hits: 0,
                         minimized: example,
                         minimize_evaluations: evaluations,
+                        minimize_stop: stop,
                         raw: Vec::new(),
                     });
                 }
@@ -342,7 +380,7 @@ pub fn run_split(
                 minimized = batch
                     .par_iter()
                     .map(|(_, dissent, example)| {
-                        minimize_for(options, dissent, example, inside, outside)
+                        minimize_for(options, deadline, dissent, example, inside, outside)
                     })
                     .collect::<Vec<_>>();
             });
@@ -379,6 +417,7 @@ pub fn run_split(
         execs,
         seconds: started.elapsed().as_secs_f64(),
         minimize_seconds: minimize_time.as_secs_f64(),
+        unminimized,
         threads,
         in_process: inside_names,
         external: outside_names,
@@ -529,15 +568,16 @@ fn answers(
 
 /// Minimizes `example` for one dissent (see [`minimize_dissent`]), then asks every
 /// implementation that answered the raw query about the minimized one: the signature of
-/// the result, the minimized example and the evaluations made. `None` when the dissenter
-/// or witness is not among the implementations.
+/// the result, the minimized example, the evaluations made and why it stopped. `None`
+/// when the dissenter or witness is not among the implementations.
 fn minimize_for(
     options: &CampaignOptions,
+    deadline: Option<Instant>,
     dissent: &Dissent,
     example: &Example,
     inside: &[&dyn Implementation],
     outside: &[&dyn Implementation],
-) -> Option<(Signature, Example, usize)> {
+) -> Option<MinimizedDissent> {
     let all: Vec<&dyn Implementation> = inside.iter().chain(outside).copied().collect();
     let find = |name: &str| all.iter().copied().find(|i| i.name() == name);
     let dissenter = find(&dissent.implementation)?;
@@ -545,11 +585,14 @@ fn minimize_for(
     let external = outside
         .iter()
         .any(|i| i.name() == dissenter.name() || i.name() == witness.name());
-    let budget = if external {
+    let mut budget = Budget::from(if external {
         options.minimize_budget / 20
     } else {
         options.minimize_budget
-    };
+    });
+    if let Some(deadline) = deadline {
+        budget = budget.until(deadline);
+    }
     let query = FuzzQuery {
         agent: example.agent.clone(),
         url: example.url.clone(),
@@ -577,8 +620,11 @@ fn minimize_for(
         url: m.query.url,
         observed,
     };
-    Some((signature, minimized, m.evaluations))
+    Some((signature, minimized, m.evaluations, m.stop))
 }
+
+/// A dissent's minimization: the result's signature, example, evaluations and stop.
+type MinimizedDissent = (Signature, Example, usize, Stop);
 
 #[cfg(test)]
 mod tests {

@@ -3,8 +3,10 @@
 //!
 //! Passes, repeated until none makes progress or the evaluation budget is spent:
 //!
-//! 1. drop lines: every comment-only line at once (padding), then chunks of lines
-//!    (ddmin-style, halving the chunk size), then single lines;
+//! 1. drop lines: every comment-only line at once (padding); in a large body (one that
+//!    may need its size, [`LARGE_BODY`]) turn each record line into a comment line of the
+//!    same length, keeping every offset; then chunks of lines (ddmin-style, halving the
+//!    chunk size), then single lines;
 //! 2. simplify line ends: every CRLF to LF, then every lone CR to LF;
 //! 3. shorten lines: drop a trailing comment, then bytes from the end (halving, then one
 //!    at a time);
@@ -14,7 +16,9 @@
 //! Every candidate is judged by a predicate ("still has this signature", or for a
 //! campaign "this implementation still answers against that one": [`minimize_dissent`]);
 //! the predicate calls are bounded, weighted by the candidate's size
-//! ([`evaluation_cost`]), so a finding minimizes in bounded time.
+//! ([`evaluation_cost`]), and optionally by a deadline ([`Budget`]), so a finding
+//! minimizes in bounded time. Whatever the budget, [`MIN_EVALUATIONS`] candidates are
+//! tried (before the deadline), so even a 512,000-byte input gets its cheap passes.
 
 use crate::signature::rule_kind;
 use crate::signature::{Dissent, Signature};
@@ -23,10 +27,64 @@ use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
 use reptest_corpus::Dimension;
 use reptest_fuzz_gen::FuzzQuery;
 use std::collections::BTreeSet;
+use std::time::Instant;
 
 /// Budget units (predicate calls on bodies up to [`BUDGET_BYTES`]) allowed by
 /// [`minimize`] when every implementation runs in process.
 pub const DEFAULT_BUDGET: usize = 2_000;
+
+/// Predicate calls a minimization may always make (before its deadline), however large
+/// the candidates: the padding pass and a first halving of a 512,000-byte input cost
+/// more units than a small budget holds.
+pub const MIN_EVALUATIONS: usize = 6;
+
+/// What a minimization may spend: units of [`evaluation_cost`], and a moment after which
+/// it tries no further candidate.
+///
+/// ```
+/// use reptest_fuzz_diff::minimize::Budget;
+/// let budget = Budget::from(500).until(std::time::Instant::now());
+/// assert_eq!(budget.units, 500);
+/// assert!(budget.deadline.is_some());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Units of [`evaluation_cost`].
+    pub units: usize,
+    /// No candidate is tried after this moment.
+    pub deadline: Option<Instant>,
+}
+
+impl From<usize> for Budget {
+    fn from(units: usize) -> Budget {
+        Budget {
+            units,
+            deadline: None,
+        }
+    }
+}
+
+impl Budget {
+    /// The same budget, ending at `deadline` at the latest.
+    pub fn until(self, deadline: Instant) -> Budget {
+        Budget {
+            deadline: Some(self.deadline.map_or(deadline, |d| d.min(deadline))),
+            ..self
+        }
+    }
+}
+
+/// Why a minimization stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stop {
+    /// No pass made progress: the result is as small as the passes get it.
+    Done,
+    /// The budget's units were spent.
+    Budget,
+    /// The budget's deadline passed.
+    Deadline,
+}
 
 /// The result of a minimization.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +95,8 @@ pub struct Minimized {
     pub query: FuzzQuery,
     /// Predicate calls made.
     pub evaluations: usize,
+    /// Why it stopped.
+    pub stop: Stop,
 }
 
 /// Shrinks `body` and `query` while `implementations` keep answering with `signature`'s
@@ -61,7 +121,7 @@ pub fn minimize_with_budget(
     query: &FuzzQuery,
     implementations: &[&dyn Implementation],
     signature: &Signature,
-    budget: usize,
+    budget: impl Into<Budget>,
 ) -> Minimized {
     let expected = |name: &str| {
         signature
@@ -107,7 +167,7 @@ pub fn minimize_dissent(
     dissenter: &dyn Implementation,
     witness: &dyn Implementation,
     dissent: &Dissent,
-    budget: usize,
+    budget: impl Into<Budget>,
 ) -> Minimized {
     let keep = |body: &[u8], query: &FuzzQuery| {
         if !same_shape(
@@ -167,36 +227,42 @@ pub fn evaluate_one(
 
 /// The minimizer on any predicate: `keep(body, query)` says whether a candidate still
 /// shows the behaviour. The input itself is assumed to; at most `budget` units of
-/// [`evaluation_cost`] (one call per unit for bodies up to [`BUDGET_BYTES`]).
+/// [`evaluation_cost`] (one call per unit for bodies up to [`BUDGET_BYTES`]), at least
+/// [`MIN_EVALUATIONS`] calls, and none after the budget's deadline.
 pub fn minimize_by(
     body: &[u8],
     query: &FuzzQuery,
     keep: impl FnMut(&[u8], &FuzzQuery) -> bool,
-    budget: usize,
+    budget: impl Into<Budget>,
 ) -> Minimized {
     let mut m = Minimizer {
         body: body.to_vec(),
         query: query.clone(),
         keep,
-        budget,
+        budget: budget.into(),
         evaluations: 0,
         cost: 0,
     };
-    loop {
-        let before = (m.body.len(), m.query.url.len());
+    let stop = loop {
+        let before = (m.body.len(), m.query.url.len(), m.records());
         m.drop_comment_lines();
+        m.blank_lines_in_place();
         m.drop_lines();
         m.simplify_line_ends();
         m.shorten_lines();
         m.shorten_url();
-        if (m.body.len(), m.query.url.len()) == before || m.spent() {
-            break;
+        if let Some(stop) = m.stopped() {
+            break stop;
         }
-    }
+        if (m.body.len(), m.query.url.len(), m.records()) == before {
+            break Stop::Done;
+        }
+    };
     Minimized {
         body: m.body,
         query: m.query,
         evaluations: m.evaluations,
+        stop,
     }
 }
 
@@ -204,15 +270,30 @@ struct Minimizer<F> {
     body: Vec<u8>,
     query: FuzzQuery,
     keep: F,
-    /// In units of [`evaluation_cost`].
-    budget: usize,
+    budget: Budget,
     evaluations: usize,
+    /// In units of [`evaluation_cost`].
     cost: usize,
 }
 
 impl<F: FnMut(&[u8], &FuzzQuery) -> bool> Minimizer<F> {
+    /// Why no further candidate may be tried, if so.
+    fn stopped(&self) -> Option<Stop> {
+        if self
+            .budget
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            Some(Stop::Deadline)
+        } else if self.cost >= self.budget.units && self.evaluations >= MIN_EVALUATIONS {
+            Some(Stop::Budget)
+        } else {
+            None
+        }
+    }
+
     fn spent(&self) -> bool {
-        self.cost >= self.budget
+        self.stopped().is_some()
     }
 
     /// Tries a candidate body; adopts it when the predicate holds.
@@ -249,17 +330,54 @@ impl<F: FnMut(&[u8], &FuzzQuery) -> bool> Minimizer<F> {
         }
     }
 
+    /// Lines that are not comment-only (a measure of progress when a pass keeps the
+    /// size).
+    fn records(&self) -> usize {
+        split_lines(&self.body)
+            .iter()
+            .filter(|line| !is_comment_line(line))
+            .count()
+    }
+
+    /// In a body of [`LARGE_BODY`] bytes or more, each record line in turn (last first)
+    /// becomes a comment line of the same length (`#p…p` and its terminator): what
+    /// matters at a size limit is where a line ends, so removing a line would move the
+    /// rest; this keeps every offset while the records shrink to the ones that matter.
+    fn blank_lines_in_place(&mut self) {
+        if self.body.len() < LARGE_BODY {
+            return;
+        }
+        // The record lines' content spans: blanking keeps every offset, so they hold.
+        let mut spans = Vec::new();
+        let mut offset = 0;
+        for line in split_lines(&self.body) {
+            let (content, _) = split_terminator(line);
+            if !content.is_empty() && !is_comment_line(line) {
+                spans.push(offset..offset + content.len());
+            }
+            offset += line.len();
+        }
+        for span in spans.into_iter().rev() {
+            if self.spent() {
+                break;
+            }
+            let mut candidate = self.body.clone();
+            candidate[span.clone()].fill(b'p');
+            candidate[span.start] = b'#';
+            self.try_body(candidate);
+        }
+    }
+
     /// Every comment-only line at once: one cheap try that takes a padded input (comment
     /// lines up to the size limit) down to its records, unless the finding needs the size.
     fn drop_comment_lines(&mut self) {
         let lines = split_lines(&self.body);
-        let is_comment = |line: &[u8]| line.trim_ascii_start().starts_with(b"#");
-        if lines.iter().filter(|line| is_comment(line)).count() < 2 {
+        if lines.iter().filter(|line| is_comment_line(line)).count() < 2 {
             return;
         }
         let candidate: Vec<u8> = lines
             .into_iter()
-            .filter(|line| !is_comment(line))
+            .filter(|line| !is_comment_line(line))
             .flatten()
             .copied()
             .collect();
@@ -387,6 +505,14 @@ impl<F: FnMut(&[u8], &FuzzQuery) -> bool> Minimizer<F> {
     }
 }
 
+/// A body this large may need its size (the generator pads to the 500 KiB limits):
+/// [`Minimizer::blank_lines_in_place`] shrinks its records without moving any line.
+pub const LARGE_BODY: usize = 64 * 1024;
+
+fn is_comment_line(line: &[u8]) -> bool {
+    line.trim_ascii_start().starts_with(b"#")
+}
+
 /// Where the path starts in an absolute URL (or 0 for a path).
 fn path_start(url: &str) -> Option<usize> {
     if url.starts_with('/') {
@@ -485,6 +611,92 @@ mod tests {
         assert_eq!(m.evaluations, 50);
         assert_eq!(calls, 50);
         assert_eq!(m.body, body.as_bytes());
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_before_any_candidate() {
+        let body = "Disallow: /x\n".repeat(300);
+        let mut calls = 0;
+        let budget = Budget::from(2_000).until(std::time::Instant::now());
+        let m = minimize_by(
+            body.as_bytes(),
+            &q("/x"),
+            |_, _| {
+                calls += 1;
+                true
+            },
+            budget,
+        );
+        assert_eq!((calls, m.evaluations, m.stop), (0, 0, Stop::Deadline));
+        assert_eq!(m.body, body.as_bytes());
+    }
+
+    #[test]
+    fn a_deadline_cuts_a_long_minimization_short() {
+        // Every candidate takes 5 ms; a 60-ms deadline allows about a dozen of 2,000.
+        let body = "Disallow: /x\n".repeat(300);
+        let started = std::time::Instant::now();
+        let budget = Budget::from(2_000).until(started + std::time::Duration::from_millis(60));
+        let m = minimize_by(
+            body.as_bytes(),
+            &q("/x"),
+            |_, _| {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+                false
+            },
+            budget,
+        );
+        assert_eq!(m.stop, Stop::Deadline);
+        assert!(m.evaluations < 20, "{}", m.evaluations);
+        assert!(started.elapsed() < std::time::Duration::from_millis(60 + 5 * 4));
+    }
+
+    #[test]
+    fn a_large_input_that_needs_its_size_keeps_its_offsets_and_loses_its_other_records() {
+        // The rule must end at the same offset (as at a size limit): the
+        // other records become same-length comments, the padding stays.
+        let comment = format!("#{}\n", "p".repeat(998));
+        let head = "User-agent: *\nAllow: /keep\nDisallow: /junk1\n";
+        let body = format!(
+            "{head}{}Disallow: /x\nDisallow: /junk2\n",
+            comment.repeat(70)
+        );
+        let end = body.find("Disallow: /x\n").unwrap() + "Disallow: /x\n".len();
+        let keep = |body: &[u8], _: &FuzzQuery| {
+            body.get(end - 13..end) == Some(&b"Disallow: /x\n"[..])
+                && String::from_utf8_lossy(body).contains("Allow: /keep\n")
+        };
+        let m = minimize_by(body.as_bytes(), &q("/x"), keep, 2_000);
+        let text = String::from_utf8_lossy(&m.body);
+        assert!(!text.contains("junk") && !text.contains("User-agent"), "{}", &text[..80]);
+        assert!(keep(&m.body, &q("/x")));
+    }
+
+    #[test]
+    fn a_tiny_budget_still_makes_a_few_tries_on_a_large_input() {
+        // One candidate of this input costs 125 units, more than the whole budget.
+        let comment = format!("#{}\n", "p".repeat(998));
+        let body = format!("Disallow: /junk\n{}Disallow: /x\n", comment.repeat(512));
+        let mut calls = 0;
+        minimize_by(
+            body.as_bytes(),
+            &q("/x"),
+            |_, _| {
+                calls += 1;
+                false
+            },
+            100,
+        );
+        assert_eq!(calls, MIN_EVALUATIONS);
+    }
+
+    #[test]
+    fn stops_say_why() {
+        let m = minimize_by(b"Disallow: /x\n", &q("/x"), |_, _| false, 2_000);
+        assert_eq!(m.stop, Stop::Done);
+        let body = "Disallow: /x\n".repeat(300);
+        let m = minimize_by(body.as_bytes(), &q("/x"), |_, _| false, 10);
+        assert_eq!(m.stop, Stop::Budget);
     }
 
     #[test]

@@ -4,10 +4,10 @@
 
 use reptest::fuzz::campaign::{run_split, CampaignOptions, CampaignReport, Example, Found};
 use reptest::fuzz::findings;
-use reptest::fuzz::minimize::{evaluate_one, minimize_with_budget};
+use reptest::fuzz::minimize::{evaluate_one, minimize_with_budget, Stop};
 use reptest::fuzz::signature::{partition, Signature};
 use reptest::fuzz::FuzzQuery;
-use reptest::{impls, Availability, Implementation};
+use reptest::{impls, Availability, CaseInput, ImplInfo, Implementation, Outcome};
 use reptest_corpus::{Corpus, Dimension, Expect, OutcomeWord};
 use std::path::Path;
 use std::time::Instant;
@@ -97,6 +97,75 @@ fn a_campaign_is_reproducible_finds_divergences_and_minimizes_them() {
     }
 }
 
+/// Answers the opposite of the reference, 100 ms per query: every query diverges, and a
+/// minimization takes seconds.
+struct SlowContrarian {
+    info: ImplInfo,
+    reference: Box<dyn Implementation>,
+}
+
+impl Implementation for SlowContrarian {
+    fn info(&self) -> &ImplInfo {
+        &self.info
+    }
+
+    fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
+        std::thread::sleep(std::time::Duration::from_millis(100) * case.queries.len() as u32);
+        self.reference
+            .evaluate(case)
+            .into_iter()
+            .map(|o| match o.allowed() {
+                Some(allowed) => Outcome::Verdict {
+                    allowed: !allowed,
+                    line: None,
+                },
+                None => o,
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn a_time_budget_covers_minimization() {
+    let reference = impls::in_process()
+        .into_iter()
+        .find(|i| i.name() == "reference")
+        .unwrap();
+    let contrarian = SlowContrarian {
+        info: ImplInfo {
+            name: "slow-contrarian".into(),
+            ..reference.info().clone()
+        },
+        reference: impls::in_process()
+            .into_iter()
+            .find(|i| i.name() == "reference")
+            .unwrap(),
+    };
+    // Chunks of 4 inputs (about 0.6 s here), so minimization starts before the deadline.
+    let options = CampaignOptions {
+        seconds: 2.0,
+        chunk: 4,
+        ..CampaignOptions::default()
+    };
+    let started = Instant::now();
+    let report = run_split(&options, &[reference.as_ref(), &contrarian], &[], &|_| {});
+    let took = started.elapsed().as_secs_f64();
+    // Without the deadline the minimizations alone (dozens of 100-ms candidates each)
+    // take over 10 s; with it the run ends within what is in flight at the deadline
+    // (one input or one candidate per thread).
+    assert!(took < 5.0, "the 2-s campaign took {took:.1} s");
+    assert!(report.inputs > 0, "{}", report.inputs);
+    assert!(!report.signatures.is_empty());
+    assert!(
+        report
+            .signatures
+            .iter()
+            .any(|f| f.minimize_stop == Stop::Deadline),
+        "a minimization was cut by the deadline"
+    );
+    assert!(report.unminimized > 0, "dissents left when time ran out");
+}
+
 #[test]
 fn minimizing_keeps_the_signature_shrinks_and_is_quick() {
     let implementations = in_process();
@@ -155,6 +224,7 @@ fn sample_report() -> CampaignReport {
         hits,
         minimized: example.clone(),
         minimize_evaluations: 10,
+        minimize_stop: Stop::Done,
         raw: vec![example],
     };
     CampaignReport {
@@ -164,6 +234,7 @@ fn sample_report() -> CampaignReport {
         execs: 9000,
         seconds: 1.5,
         minimize_seconds: 0.5,
+        unminimized: 0,
         threads: 2,
         in_process: vec!["a-impl".into(), "b-impl".into(), "c-impl".into()],
         external: Vec::new(),

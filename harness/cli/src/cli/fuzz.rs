@@ -4,6 +4,8 @@ use super::Outcome;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use reptest::fuzz::campaign::{self, CampaignOptions, CampaignProgress, CampaignReport};
 use reptest::fuzz::findings;
+use reptest::fuzz::minimize::Stop;
+use reptest_corpus::write::{segments, Segment};
 use reptest::impls;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -186,11 +188,34 @@ fn print(report: &CampaignReport, top: usize, sample: u64, budget: Option<f64>) 
             report.external.join(", ")
         );
     }
-    if let Some(budget) = budget.filter(|&b| report.seconds > b + 0.5) {
+    if let Some(budget) = budget {
+        let over = report.seconds - budget;
+        let tail = if over > 0.5 {
+            format!(
+                "; {over:.1} s over it by what was in flight at the deadline (an input's or a candidate's evaluation, at most an adapter's timeout)"
+            )
+        } else {
+            String::new()
+        };
         outln!(
-            "time: {:.1} s, over the {budget:.0}-s budget by the last chunk's evaluation and minimization ({:.1} s minimizing in all; --inputs N for a fixed amount of work)",
-            report.seconds,
-            report.minimize_seconds
+            "time: {:.1} s of a {budget:.0}-s budget that includes minimization{tail}",
+            report.seconds
+        );
+    }
+    let cut = report
+        .signatures
+        .iter()
+        .filter(|f| f.minimize_stop == Stop::Deadline)
+        .count();
+    if cut > 0 {
+        outln!(
+            "{cut} example(s) only partly minimized when time ran out (marked ~ below; more --seconds, or --inputs N, minimizes them fully)"
+        );
+    }
+    if report.unminimized > 0 {
+        outln!(
+            "{} dissent(s) not grouped: time ran out before they were minimized (more --seconds, or --inputs N)",
+            report.unminimized
         );
     }
     outln!("\n{} signature(s); per dimension:", report.signatures.len());
@@ -202,11 +227,15 @@ fn print(report: &CampaignReport, top: usize, sample: u64, budget: Option<f64>) 
     }
     outln!("\ntop signatures (raw hits, signature, minimized example):");
     for found in report.signatures.iter().take(top) {
-        outln!("  {:>7}  {}", found.hits, found.signature);
-        let body = shorten(&reptest::visible::render(&found.minimized.body).replace("↵\n", "↵"));
+        let mark = if found.minimize_stop == Stop::Deadline {
+            '~'
+        } else {
+            ' '
+        };
+        outln!("{mark} {:>7}  {}", found.hits, found.signature);
         outln!(
             "           {} | {} {}",
-            body,
+            shorten(&compact(&found.minimized.body)),
             found.minimized.agent,
             found.minimized.url
         );
@@ -217,6 +246,20 @@ fn print(report: &CampaignReport, top: usize, sample: u64, budget: Option<f64>) 
             report.signatures.len() - top
         );
     }
+}
+
+/// A body in visible notation on one line, runs written once with their count
+/// (`⟪#p…⟫×512`, `p×1000`), so a padded input reads in a few dozen characters.
+fn compact(body: &[u8]) -> String {
+    let visible = |bytes: &[u8]| reptest::visible::render(bytes).replace("↵\n", "↵");
+    segments(body)
+        .into_iter()
+        .map(|segment| match segment {
+            Segment::Text(text) => visible(text),
+            Segment::Repeat(unit, n) if unit.len() == 1 => format!("{}×{n}", visible(unit)),
+            Segment::Repeat(unit, n) => format!("⟪{}⟫×{n}", compact(unit)),
+        })
+        .collect()
 }
 
 /// At most 160 characters of a rendered body, with how many were left out.
