@@ -70,8 +70,8 @@ pub struct ExportQuery {
     pub question: Option<String>,
     /// Why the expectation holds.
     pub why: String,
-    /// A fuzzing finding whose RFC verdict is not decided yet: a record of behaviour,
-    /// not a conformance test (reptest leaves it out of pass rates).
+    /// No decided verdict yet (marked for triage: an RFC reading not settled, or a
+    /// fuzzing finding awaiting its verdict): a record, not a conformance test.
     pub undecided: bool,
 }
 
@@ -131,8 +131,8 @@ fn export_query(case: &Case, query: &Query) -> ExportQuery {
             .collect(),
         level: query.level.as_str().to_string(),
         requirements: query.requirements.clone(),
-        question: None,
+        question: query.question.clone(),
         why: query.why.clone(),
-        undecided: query.is_undecided_finding(),
+        undecided: query.is_undecided(),
     }
 }

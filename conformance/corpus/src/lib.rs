@@ -25,6 +25,7 @@ mod error;
 pub mod export;
 mod load;
 mod model;
+pub mod questions;
 mod raw;
 mod requirements;
 mod stats;
@@ -39,6 +40,7 @@ pub mod write;
 
 pub use error::Error;
 pub use model::{Cache, Case, Dimension, Expect, Fetch, Level, Query};
+pub use questions::{Question, RfcQuote, Upstream};
 pub use requirements::{Requirement, RequirementIndex, RequirementLevel};
 pub use stats::{RequirementCoverage, Stats};
 pub use words::{OutcomeWord, Profile, UnknownWord};
@@ -101,6 +103,7 @@ pub struct Corpus {
     cases: Vec<Case>,
     requirements: RequirementIndex,
     version: Option<String>,
+    questions: Vec<Question>,
 }
 
 impl Corpus {
@@ -123,14 +126,17 @@ impl Corpus {
         };
         let index = find("requirements.md").unwrap_or_default();
         let version = find("VERSION");
+        let questions = find(load::QUESTIONS);
         let files: Vec<(PathBuf, String)> = embedded::FILES
             .iter()
-            .filter(|(name, _)| name.ends_with(".toml"))
+            .filter(|(name, _)| name.ends_with(".toml") && *name != load::QUESTIONS)
             .map(|(name, text)| (Path::new("corpus").join(name), text.to_string()))
             .collect();
+        let questions_path = Path::new("corpus").join(load::QUESTIONS);
         load::load_texts(
             (Path::new("corpus/requirements.md"), index),
             version.map(|v| (Path::new("corpus/VERSION"), v)),
+            questions.map(|text| (questions_path.as_path(), text)),
             &files,
             Vec::new(),
         )
@@ -188,12 +194,25 @@ impl Corpus {
         cases: Vec<Case>,
         requirements: RequirementIndex,
         version: Option<String>,
+        questions: Vec<Question>,
     ) -> Corpus {
         Corpus {
             cases,
             requirements,
             version,
+            questions,
         }
+    }
+
+    /// The question catalogue (`questions.toml` at the top of the corpus folder), in file
+    /// order; empty when the corpus has none or was loaded file by file.
+    pub fn questions(&self) -> &[Question] {
+        &self.questions
+    }
+
+    /// The question with this id.
+    pub fn question(&self, id: &str) -> Option<&Question> {
+        self.questions.iter().find(|q| q.id == id)
     }
 
     /// The corpus version (`MAJOR.MINOR.PATCH`, from the `VERSION` file beside

@@ -10,9 +10,14 @@ use crate::{line_of, Corpus};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
+/// The question catalogue's file name, at the top of a corpus folder (not a case file).
+pub(crate) const QUESTIONS: &str = "questions.toml";
+
 pub(crate) fn load_dir(dir: &Path) -> Result<Corpus, Error> {
     let mut files = Vec::new();
     collect_toml(dir, &mut files).map_err(|message| single(dir, message))?;
+    let questions = dir.join(QUESTIONS);
+    files.retain(|file| *file != questions);
     files.sort();
     if files.is_empty() {
         return Err(single(
@@ -20,10 +25,25 @@ pub(crate) fn load_dir(dir: &Path) -> Result<Corpus, Error> {
             "no *.toml case files found below this folder".into(),
         ));
     }
-    load_files(&dir.join("requirements.md"), &files)
+    let questions = match std::fs::read_to_string(&questions) {
+        Ok(text) => Some((questions, text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(single(&questions, format!("cannot read: {e}"))),
+    };
+    load_with_questions(&dir.join("requirements.md"), &files, questions)
 }
 
+/// Loads case files given one by one; their `question` fields are not checked (the
+/// catalogue's examples may live in other files).
 pub(crate) fn load_files(requirements: &Path, files: &[PathBuf]) -> Result<Corpus, Error> {
+    load_with_questions(requirements, files, None)
+}
+
+fn load_with_questions(
+    requirements: &Path,
+    files: &[PathBuf],
+    questions: Option<(PathBuf, String)>,
+) -> Result<Corpus, Error> {
     let index_text = std::fs::read_to_string(requirements).map_err(|e| {
         single(
             requirements,
@@ -43,16 +63,19 @@ pub(crate) fn load_files(requirements: &Path, files: &[PathBuf]) -> Result<Corpu
     load_texts(
         (requirements, &index_text),
         version.as_deref().map(|v| (version_file.as_path(), v)),
+        questions.as_ref().map(|(p, t)| (p.as_path(), t.as_str())),
         &texts,
         problems,
     )
 }
 
 /// Loads a corpus from texts already read: the requirement index, the `VERSION` file if
-/// any, and the case files, each with the path its problems are reported under.
+/// any, the question catalogue if any, and the case files, each with the path its
+/// problems are reported under.
 pub(crate) fn load_texts(
     (index_path, index_text): (&Path, &str),
     version: Option<(&Path, &str)>,
+    questions: Option<(&Path, &str)>,
     files: &[(PathBuf, String)],
     mut problems: Vec<Problem>,
 ) -> Result<Corpus, Error> {
@@ -68,8 +91,11 @@ pub(crate) fn load_texts(
     }
     check_unique_ids(&ids, &mut problems);
     let version = version.and_then(|(file, text)| read_version(file, text, &mut problems));
+    let questions = questions.map_or_else(Vec::new, |(file, text)| {
+        crate::questions::load(file, text, &cases, &index, &mut problems)
+    });
     if problems.is_empty() {
-        Ok(Corpus::from_parts(cases, index, version))
+        Ok(Corpus::from_parts(cases, index, version, questions))
     } else {
         Err(Error::new(problems))
     }
@@ -412,6 +438,8 @@ impl Checker<'_> {
             why: raw.why,
             profiles,
             triage: raw.triage,
+            question: raw.question,
+            hits: raw.hits,
             observed,
             line,
         })

@@ -52,6 +52,12 @@ pub struct Query {
     pub profiles: BTreeMap<Profile, Expect>,
     /// Set when the RFC is unclear here and the expectation awaits a decision.
     pub triage: Option<String>,
+    /// The question of the catalogue (`questions.toml`) this query is an example or an
+    /// instance of, e.g. `Q-MERGE-GROUPS`.
+    pub question: Option<String>,
+    /// For a finding promoted from a fuzzing campaign: the raw inputs of the campaign
+    /// that showed its signature.
+    pub hits: Option<u64>,
     /// What each implementation answered when the query was recorded (findings promoted
     /// from fuzzing): implementation name to outcome word. A record of behaviour, never
     /// an expectation.
@@ -72,6 +78,12 @@ impl Query {
     /// leave it out.
     pub fn is_undecided_finding(&self) -> bool {
         !self.observed.is_empty() && self.triage.is_some() && self.expect == Expect::Either
+    }
+
+    /// Whether the query has no decided verdict: marked for triage (an RFC reading not
+    /// yet settled, or a finding awaiting its verdict).
+    pub fn is_undecided(&self) -> bool {
+        self.triage.is_some()
     }
 }
 

@@ -41,6 +41,8 @@ pub(crate) struct Query {
     #[serde(default)]
     pub(crate) profiles: BTreeMap<String, String>,
     pub(crate) triage: Option<String>,
+    pub(crate) question: Option<String>,
+    pub(crate) hits: Option<u64>,
     #[serde(default)]
     pub(crate) observed: BTreeMap<String, String>,
 }

@@ -24,6 +24,12 @@ pub struct Stats {
     pub under_covered: Vec<String>,
     /// Queries marked for triage.
     pub triage: usize,
+    /// Queries without a decided verdict (marked for triage, findings included).
+    pub undecided: usize,
+    /// Questions in the catalogue.
+    pub questions: usize,
+    /// Queries that name a question.
+    pub with_question: usize,
 }
 
 /// How often one requirement is cited.
@@ -52,11 +58,15 @@ pub(crate) fn compute(corpus: &Corpus) -> Stats {
     let mut per_expect = BTreeMap::new();
     let mut queries = 0;
     let mut triage = 0;
+    let mut undecided = 0;
+    let mut with_question = 0;
     for (_, query) in corpus.queries() {
         queries += 1;
         *per_level.entry(query.level).or_insert(0) += 1;
         *per_expect.entry(query.expect.as_str()).or_insert(0) += 1;
         triage += usize::from(query.triage.is_some());
+        undecided += usize::from(query.is_undecided());
+        with_question += usize::from(query.question.is_some());
         let mut seen = Vec::new();
         for id in &query.requirements {
             if let Some(entry) = index.resolve(id) {
@@ -97,5 +107,8 @@ pub(crate) fn compute(corpus: &Corpus) -> Stats {
         uncovered,
         under_covered,
         triage,
+        undecided,
+        questions: corpus.questions().len(),
+        with_question,
     }
 }

@@ -95,6 +95,12 @@ fn write_query(out: &mut String, query: &Query) {
             .collect();
         let _ = writeln!(out, "profiles = {{ {} }}", profiles.join(", "));
     }
+    if let Some(question) = &query.question {
+        let _ = writeln!(out, "question = {}", toml_string(question));
+    }
+    if let Some(hits) = query.hits {
+        let _ = writeln!(out, "hits = {hits}");
+    }
     if let Some(triage) = &query.triage {
         let _ = writeln!(out, "triage = {}", toml_string(triage));
     }

@@ -18,6 +18,7 @@
 //! every query of one input in [`CampaignOptions::external_sample`], one batched case per
 //! input.
 
+use crate::attribution::{self, Attribution, QuestionProbe};
 use crate::minimize::{minimize_dissent, Budget, Stop, DEFAULT_BUDGET};
 use crate::signature::{dissents, is_divergent, partition, rule_kind_in, Dissent, Signature};
 use rayon::prelude::*;
@@ -48,6 +49,9 @@ pub struct CampaignOptions {
     pub minimize_budget: usize,
     /// Raw examples kept per signature besides the minimized one.
     pub raw_examples: usize,
+    /// The known questions, to attribute signatures to ([`attribution`]); empty: every
+    /// signature is new.
+    pub questions: Vec<QuestionProbe>,
 }
 
 impl Default for CampaignOptions {
@@ -60,6 +64,7 @@ impl Default for CampaignOptions {
             chunk: 512,
             minimize_budget: DEFAULT_BUDGET,
             raw_examples: 3,
+            questions: Vec::new(),
         }
     }
 }
@@ -97,6 +102,17 @@ fn lossy<S: serde::Serializer>(body: &[u8], serializer: S) -> Result<S::Ok, S::E
     serializer.serialize_str(&String::from_utf8_lossy(body))
 }
 
+/// How many signatures, and how many raw hits, went to one question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuestionTally {
+    /// The question id, or `new`.
+    pub question: String,
+    /// Signatures attributed to it.
+    pub signatures: usize,
+    /// Their raw hits.
+    pub hits: u64,
+}
+
 /// One signature found.
 #[derive(Debug, Clone, Serialize)]
 pub struct Found {
@@ -113,6 +129,8 @@ pub struct Found {
     pub minimize_stop: Stop,
     /// Up to [`CampaignOptions::raw_examples`] raw examples, in input order.
     pub raw: Vec<Example>,
+    /// The known question it is about ([`attribution`]); `None`: new.
+    pub question: Option<String>,
 }
 
 /// What a campaign found, and how fast.
@@ -141,6 +159,11 @@ pub struct CampaignReport {
     pub external: Vec<String>,
     /// Every signature, most hits first (then by signature).
     pub signatures: Vec<Found>,
+    /// Signatures and raw hits per known question, in catalogue order (questions no
+    /// signature went to included, with zeros); `new` for the rest.
+    pub per_question: Vec<QuestionTally>,
+    /// Questions known to the campaign.
+    pub questions_known: usize,
 }
 
 impl CampaignReport {
@@ -243,6 +266,12 @@ pub fn run_split(
         Err(_) => f(),
     };
 
+    // How every implementation answers each known question's examples, once.
+    let mut attribution = Attribution::default();
+    if !options.questions.is_empty() {
+        let all: Vec<&dyn Implementation> = inside.iter().chain(outside).copied().collect();
+        in_pool(&mut || attribution = attribution::probe(&options.questions, &all));
+    }
     let mut found: BTreeMap<Signature, Found> = BTreeMap::new();
     // Every dissent key minimized so far (a key whose minimization explained nothing is
     // not tried again).
@@ -353,6 +382,7 @@ pub fn run_split(
                         minimize_evaluations: evaluations,
                         minimize_stop: stop,
                         raw: Vec::new(),
+                        question: None,
                     });
                 }
                 // Not `pos += 1`: the dissent is looked up again with the new signature.
@@ -410,6 +440,13 @@ pub fn run_split(
     }
     let mut signatures: Vec<Found> = found.into_values().collect();
     signatures.sort_by(|a, b| b.hits.cmp(&a.hits).then(a.signature.cmp(&b.signature)));
+    let all_names: Vec<String> = inside_names.iter().chain(&outside_names).cloned().collect();
+    for found in &mut signatures {
+        found.question = attribution
+            .of_signature(&found.signature, &all_names)
+            .map(str::to_string);
+    }
+    let per_question = tally(&options.questions, &signatures);
     CampaignReport {
         seed: options.seed,
         inputs,
@@ -422,6 +459,54 @@ pub fn run_split(
         in_process: inside_names,
         external: outside_names,
         signatures,
+        per_question,
+        questions_known: options.questions.len(),
+    }
+}
+
+/// Signatures and hits per question, in catalogue order, then `new`.
+fn tally(questions: &[QuestionProbe], signatures: &[Found]) -> Vec<QuestionTally> {
+    let mut out: Vec<QuestionTally> = questions
+        .iter()
+        .map(|q| QuestionTally {
+            question: q.id.clone(),
+            signatures: 0,
+            hits: 0,
+        })
+        .collect();
+    out.push(QuestionTally {
+        question: "new".into(),
+        signatures: 0,
+        hits: 0,
+    });
+    for found in signatures {
+        let at = found
+            .question
+            .as_deref()
+            .and_then(|id| out.iter().position(|t| t.question == id))
+            .unwrap_or(out.len() - 1);
+        out[at].signatures += 1;
+        out[at].hits += found.hits;
+    }
+    out
+}
+
+impl CampaignReport {
+    /// The share of raw hits (summed over signatures) that went to known questions, in
+    /// [0, 1]; 0 when nothing was found.
+    pub fn attributed_share(&self) -> f64 {
+        let total: u64 = self.signatures.iter().map(|f| f.hits).sum();
+        let known: u64 = self
+            .signatures
+            .iter()
+            .filter(|f| f.question.is_some())
+            .map(|f| f.hits)
+            .sum();
+        if total == 0 {
+            0.0
+        } else {
+            known as f64 / total as f64
+        }
     }
 }
 

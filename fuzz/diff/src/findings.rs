@@ -10,7 +10,7 @@
 use crate::campaign::{CampaignReport, Found};
 use crate::signature::Signature;
 use reptest_corpus::write::SEGMENT_THRESHOLD;
-use reptest_corpus::{Case, Dimension, Expect, Level, Query};
+use reptest_corpus::{Case, Corpus, Dimension, Expect, Level, Query};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -110,6 +110,8 @@ pub fn finding_case(campaign: &str, seed: u64, found: &Found) -> Case {
             why,
             profiles: Default::default(),
             triage: Some(triage),
+            question: None,
+            hits: Some(found.hits),
             observed: example.observed.iter().cloned().collect(),
             line: 0,
         }],
@@ -235,6 +237,165 @@ fn fenced(body: &[u8]) -> String {
     text.replace("```", "`\u{200b}``")
 }
 
+/// The write-up of a campaign's findings as the corpus holds them
+/// (`corpus/findings/<campaign>.toml`): a table of the questions they are about, then
+/// per question its RFC sentences and decision and each finding with its body, query,
+/// expected verdict and which implementations answer it right and wrong (from the
+/// `observed` table); findings without a question last, as new. Deterministic: the
+/// committed `reports/findings/<campaign>.md` is this rendering
+/// (`reptest corpus write-ups` rewrites it; a test compares).
+pub fn render_corpus_write_up(corpus: &Corpus, campaign: &str) -> String {
+    let findings: Vec<(&Case, &Query)> = corpus
+        .queries()
+        .filter(|(case, _)| {
+            case.file.parent().and_then(Path::file_name) == Some("findings".as_ref())
+                && case.file.file_stem().is_some_and(|s| s == campaign)
+        })
+        .collect();
+    let mut out = String::new();
+    let _ = writeln!(out, "# Fuzzing findings: `{campaign}`\n");
+    let hits: u64 = findings.iter().filter_map(|(_, q)| q.hits).sum();
+    let undecided = findings.iter().filter(|(_, q)| q.is_undecided()).count();
+    let _ = writeln!(
+        out,
+        "{} finding(s) promoted from the fuzzing campaign `{campaign}` \
+         (`corpus/findings/{campaign}.toml`), {hits} raw hit(s) in all; {} decided from the \
+         RFC text, {undecided} awaiting a decision. Each is a minimized input on which \
+         implementations disagreed, grouped below by the question it is about \
+         (`corpus/questions.toml`). *Right* and *wrong* are judged against the decided \
+         verdict, from what each implementation answered when the finding was recorded. \
+         Bodies in visible-character notation (`↵` LF, `←` CR, `→` tab, `⇔` BOM, `␣` \
+         trailing space).\n",
+        findings.len(),
+        findings.len() - undecided
+    );
+    // Questions in catalogue order, then the findings naming none.
+    let mut groups: Vec<Group<'_>> = corpus
+        .questions()
+        .iter()
+        .map(|q| {
+            let mine = findings
+                .iter()
+                .filter(|(_, query)| query.question.as_deref() == Some(q.id.as_str()))
+                .copied()
+                .collect();
+            (Some(q), mine)
+        })
+        .filter(|(_, mine): &(_, Vec<_>)| !mine.is_empty())
+        .collect();
+    let unattributed: Vec<(&Case, &Query)> = findings
+        .iter()
+        .filter(|(_, q)| {
+            q.question
+                .as_deref()
+                .and_then(|id| corpus.question(id))
+                .is_none()
+        })
+        .copied()
+        .collect();
+    if !unattributed.is_empty() {
+        groups.push((None, unattributed));
+    }
+    let _ = writeln!(
+        out,
+        "| question | level | findings | raw hits | implementations wrong on them |\n| --- | --- | ---: | ---: | --- |"
+    );
+    for (question, mine) in &groups {
+        let wrong: BTreeSet<&str> = mine.iter().flat_map(|(_, q)| wrong_on(q)).collect();
+        let (id, text, level) = match question {
+            Some(q) => (q.id.as_str(), q.question.as_str(), q.level.as_str()),
+            None => ("new", "not attributed to a question yet", "—"),
+        };
+        let _ = writeln!(
+            out,
+            "| [{id}](#{}) {} | {level} | {} | {} | {} |",
+            id.to_ascii_lowercase(),
+            text.replace('|', "\\|"),
+            mine.len(),
+            mine.iter().filter_map(|(_, q)| q.hits).sum::<u64>(),
+            names_or_none(&wrong.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        );
+    }
+    let _ = writeln!(out);
+    for (question, mine) in &groups {
+        match question {
+            Some(q) => {
+                let _ = writeln!(out, "## {}\n", q.id);
+                let _ = writeln!(out, "**{}**\n", q.question);
+                for quote in &q.rfc {
+                    let _ = writeln!(out, "> §{} “{}”\n", quote.section, quote.text);
+                }
+                let _ = writeln!(out, "Decision ({}): {}\n", q.level, q.decision);
+                if let Some(both) = &q.permits_both {
+                    let _ = writeln!(out, "Either verdict conforms: {both}\n");
+                }
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "## new\n\nNot attributed to a question of the catalogue yet.\n"
+                );
+            }
+        }
+        for (case, query) in mine {
+            let _ = writeln!(out, "### `{}`\n", case.id);
+            let _ = writeln!(out, "{}\n", case.title);
+            let _ = writeln!(
+                out,
+                "- expected: **{}** ({}; {})",
+                query.expect,
+                query.level,
+                query.requirements.join(", ")
+            );
+            if let Some(hits) = query.hits {
+                let _ = writeln!(out, "- raw hits: {hits}");
+            }
+            let _ = writeln!(out, "- agent: `{}`", query.agent);
+            let _ = writeln!(out, "- url: `{}`", query.url);
+            let _ = writeln!(out, "- why: {}\n", query.why);
+            let _ = writeln!(out, "```text\n{}\n```\n", fenced(&case.body));
+            let _ = writeln!(out, "| answer | implementations |\n| --- | --- |");
+            let mut by_word: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
+            for (name, word) in &query.observed {
+                let judged = match word.verdict() {
+                    Some(allowed)
+                        if query.expect.accepts(allowed) && query.expect != Expect::Either =>
+                    {
+                        format!("{word} (right)")
+                    }
+                    Some(_) if query.expect != Expect::Either => format!("{word} (wrong)"),
+                    _ => word.to_string(),
+                };
+                by_word.entry(judged).or_default().push(name);
+            }
+            for (word, names) in by_word {
+                let _ = writeln!(out, "| {word} | {} |", names.join(", "));
+            }
+            let _ = writeln!(out);
+        }
+    }
+    out
+}
+
+/// A question (or none: new) with the findings naming it.
+type Group<'a> = (
+    Option<&'a reptest_corpus::Question>,
+    Vec<(&'a Case, &'a Query)>,
+);
+
+/// The implementations whose recorded verdict contradicts a decided expectation.
+fn wrong_on(query: &Query) -> Vec<&str> {
+    query
+        .observed
+        .iter()
+        .filter(|(_, word)| {
+            word.verdict()
+                .is_some_and(|allowed| !query.expect.accepts(allowed))
+        })
+        .map(|(name, _)| name.as_str())
+        .collect()
+}
+
 /// Where a campaign's findings go.
 #[derive(Debug, Clone)]
 pub struct Written {
@@ -285,13 +446,14 @@ pub fn write(
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    reptest_core::atomic::write_all(&[
-        (toml_path.clone(), text.into_bytes()),
-        (
-            markdown.clone(),
-            render_markdown(campaign, report).into_bytes(),
-        ),
-    ])?;
+    reptest_core::atomic::write(&toml_path, text.as_bytes())?;
+    // The write-up from the corpus as it now is (decisions and questions included); the
+    // campaign's own rendering when the corpus does not load.
+    let write_up = match Corpus::load(corpus_dir) {
+        Ok(corpus) => render_corpus_write_up(&corpus, campaign),
+        Err(_) => render_markdown(campaign, report),
+    };
+    reptest_core::atomic::write(&markdown, write_up.as_bytes())?;
     Ok(Written {
         toml: toml_path,
         markdown,

@@ -6,8 +6,11 @@
 //! - [`minimize`]: shrinks a divergent input while it keeps its signature.
 //! - [`campaign`]: a reproducible campaign from a seed (`reptest fuzz`).
 //! - [`findings`]: new signatures as regression cases (`corpus/findings/`) and write-ups.
+//! - [`attribution`]: which known question (`corpus/questions.toml`) a divergence is
+//!   about, or that it is new.
 #![deny(missing_docs)]
 
+pub mod attribution;
 pub mod campaign;
 pub mod findings;
 pub mod minimize;

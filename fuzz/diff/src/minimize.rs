@@ -668,7 +668,11 @@ mod tests {
         };
         let m = minimize_by(body.as_bytes(), &q("/x"), keep, 2_000);
         let text = String::from_utf8_lossy(&m.body);
-        assert!(!text.contains("junk") && !text.contains("User-agent"), "{}", &text[..80]);
+        assert!(
+            !text.contains("junk") && !text.contains("User-agent"),
+            "{}",
+            &text[..80]
+        );
         assert!(keep(&m.body, &q("/x")));
     }
 

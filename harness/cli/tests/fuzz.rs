@@ -226,6 +226,7 @@ fn sample_report() -> CampaignReport {
         minimize_evaluations: 10,
         minimize_stop: Stop::Done,
         raw: vec![example],
+        question: None,
     };
     CampaignReport {
         seed: 1,
@@ -235,6 +236,8 @@ fn sample_report() -> CampaignReport {
         seconds: 1.5,
         minimize_seconds: 0.5,
         unminimized: 0,
+        per_question: Vec::new(),
+        questions_known: 0,
         threads: 2,
         in_process: vec!["a-impl".into(), "b-impl".into(), "c-impl".into()],
         external: Vec::new(),
@@ -379,50 +382,137 @@ fn recorded_findings_still_answer_as_recorded() {
     );
 }
 
-/// Every committed findings file has its write-up in `reports/findings/`, and the write-up
-/// describes each case as the corpus records it: the same signature (the case title) and
-/// the same answers per implementation (its `observed` table, grouped by answer).
+/// Every committed findings file has its write-up in `reports/findings/`, and the
+/// write-up is the rendering of the corpus as it is (its decisions, questions and
+/// recorded answers): `reptest corpus write-ups` rewrites it after a change.
 #[test]
 fn committed_write_ups_match_the_committed_findings() {
     let corpus_dir = reptest_corpus::default_dir();
     let corpus = Corpus::load(&corpus_dir).unwrap_or_else(|e| panic!("{e}"));
     let reports = corpus_dir.join("../reports/findings");
-    let mut checked = 0;
-    for case in corpus.cases() {
-        if case.file.parent().and_then(Path::file_name) != Some("findings".as_ref()) {
-            continue;
-        }
-        let name = case.file.file_stem().unwrap().to_string_lossy();
-        let path = reports.join(format!("{name}.md"));
-        let write_up = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (rerun the campaign)", path.display()));
-        let heading = format!("## `{}`\n", case.id);
-        let start = write_up
-            .find(&heading)
-            .unwrap_or_else(|| panic!("{} has no section for {}", path.display(), case.id));
-        let section = &write_up[start + heading.len()..];
-        let section = &section[..section.find("\n## ").unwrap_or(section.len())];
-        let signature = case.title.strip_prefix("Fuzzing finding: ").unwrap();
+    let mut campaigns: Vec<String> = corpus
+        .cases()
+        .iter()
+        .filter(|c| c.file.parent().and_then(Path::file_name) == Some("findings".as_ref()))
+        .map(|c| c.file.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    campaigns.dedup();
+    assert!(!campaigns.is_empty());
+    for campaign in campaigns {
+        let path = reports.join(format!("{campaign}.md"));
+        let committed = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (run `reptest corpus write-ups`)", path.display()));
+        let rendered = findings::render_corpus_write_up(&corpus, &campaign);
         assert!(
-            section.contains(&format!("- signature: `{signature}`")),
-            "{}: signature differs from the corpus title",
-            case.id
+            committed == rendered,
+            "{} is not the rendering of the corpus: run `cargo run -p reptest -- corpus write-ups`",
+            path.display()
         );
-        let query = &case.queries[0];
-        assert!(
-            section.contains(&format!("- url: `{}`", query.url)),
-            "{}",
-            case.id
-        );
-        let mut by_word: std::collections::BTreeMap<OutcomeWord, Vec<&str>> = Default::default();
-        for (name, word) in &query.observed {
-            by_word.entry(*word).or_default().push(name);
+        for case in corpus
+            .cases()
+            .iter()
+            .filter(|c| c.file.file_stem().unwrap().to_string_lossy() == campaign)
+        {
+            assert!(
+                committed.contains(&format!("### `{}`", case.id)),
+                "{}",
+                case.id
+            );
         }
-        for (word, names) in by_word {
-            let row = format!("| {word} | {} |", names.join(", "));
-            assert!(section.contains(&row), "{}: no row {row}", case.id);
-        }
-        checked += 1;
     }
-    eprintln!("{checked} findings cases matched their write-ups");
+}
+
+/// Attribution measured on recorded answers: every committed finding that names a
+/// question, with itself left out of the question's examples, is attributed from the
+/// other findings' recorded `observed` tables (no implementation runs). Most must go to
+/// their own question; the figure is printed.
+#[test]
+fn findings_are_attributed_to_their_own_questions() {
+    use reptest::fuzz::attribution::{Attribution, QuestionProbe};
+    use reptest::fuzz::signature::rule_kind;
+    let corpus = Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let recorded: Vec<(&reptest_corpus::Case, &reptest_corpus::Query)> = corpus
+        .queries()
+        .filter(|(_, q)| !q.observed.is_empty() && q.question.is_some())
+        .collect();
+    if recorded.is_empty() {
+        return;
+    }
+    let probes = reptest::fuzz::attribution::probes_of(&corpus);
+    let observed_of = |id: &str| {
+        recorded
+            .iter()
+            .find(|(_, q)| q.id == id)
+            .map(|(_, q)| q.observed.clone())
+    };
+    // The campaign's witness order: the reference, the in-process crates, the rest.
+    let mut preferred: Vec<String> = in_process().iter().map(|i| i.name().to_string()).collect();
+    let mut others: Vec<String> = recorded
+        .iter()
+        .flat_map(|(_, q)| q.observed.keys().cloned())
+        .filter(|n| !preferred.contains(n))
+        .collect();
+    others.sort();
+    others.dedup();
+    preferred.extend(others);
+    let (mut right, mut wrong) = (0usize, Vec::new());
+    for (case, query) in &recorded {
+        // The probes without this finding, each example with its recorded answers.
+        let mut kept: Vec<QuestionProbe> = Vec::new();
+        let mut answers = Vec::new();
+        for probe in &probes {
+            let examples: Vec<_> = probe
+                .examples
+                .iter()
+                .filter(|e| e.query != query.id)
+                .filter_map(|e| observed_of(&e.query).map(|o| (e.clone(), o)))
+                .collect();
+            kept.push(QuestionProbe {
+                id: probe.id.clone(),
+                examples: examples.iter().map(|(e, _)| e.clone()).collect(),
+            });
+            answers.push(examples.into_iter().map(|(_, o)| o).collect());
+        }
+        let attribution = Attribution::from_answers(&kept, answers);
+        let names: Vec<String> = query.observed.keys().cloned().collect();
+        let outcomes: Vec<reptest::Outcome> = query
+            .observed
+            .values()
+            .map(|w| match w.verdict() {
+                Some(allowed) => reptest::Outcome::Verdict {
+                    allowed,
+                    line: None,
+                },
+                None => reptest::Outcome::Error(w.to_string()),
+            })
+            .collect();
+        let signature = Signature {
+            partition: partition(&names, &outcomes),
+            dimensions: reptest::fuzz::dimensions(&case.body, &query.agent, &query.url),
+            rule_kind: rule_kind(&case.body, &query.agent, &query.url),
+        };
+        let got = attribution.of_signature(&signature, &preferred);
+        if got == query.question.as_deref() {
+            right += 1;
+        } else {
+            wrong.push(format!(
+                "{}: {} attributed to {}",
+                query.id,
+                query.question.as_deref().unwrap_or("-"),
+                got.unwrap_or("new")
+            ));
+        }
+    }
+    let share = right as f64 / recorded.len() as f64;
+    eprintln!(
+        "attribution, leave-one-out on {} recorded findings: {right} to their own question ({:.0} %)\n{}",
+        recorded.len(),
+        100.0 * share,
+        wrong.join("\n")
+    );
+    assert!(
+        share >= 0.6,
+        "only {:.0} % attributed to their own question",
+        100.0 * share
+    );
 }

@@ -10,12 +10,14 @@
 //! The page reads filters from the URL fragment on load, e.g. `#level=MAY`,
 //! `#profile=google`, `#dim=wildcards`, `#req=2.2.3-STAR`, `#q=text`, `#disagree=1`,
 //! `#sort=<implementation>` (`&dir=desc`), `#open=<query id>@<implementation>`,
-//! `#view=agreement` or `#view=scores`, joined with `&`; it keeps the fragment up to date.
+//! `#view=questions`, `#view=agreement` or `#view=scores`, joined with `&`; it keeps the
+//! fragment up to date. It opens on the questions view when the corpus has questions and
+//! the report more than one implementation; a query's question id is searchable (`#q=`).
 //! After rendering it records, for tests, on `<body>`: `data-ready="1"`, `data-rows`
 //! (queries), `data-cols` (implementations), `data-visible` (rows shown), `data-profile`,
 //! and `data-errors` (script errors, unhandled rejections and `console.error` calls).
 
-use super::Report;
+use super::{QuestionVerdict, Report};
 use reptest_core::markup::escape as esc;
 use reptest_corpus::Profile;
 use std::fmt::Write as _;
@@ -39,10 +41,12 @@ pub fn render(report: &Report) -> String {
     header(&mut page, report);
     page.push_str(
         "<nav class=tabs id=tabs>\
+         <button type=button data-view=questions>Questions</button>\
          <button type=button data-view=matrix class=on>Matrix</button>\
          <button type=button data-view=scores>Scores</button>\
          <button type=button data-view=agreement>Agreement</button></nav>\n",
     );
+    questions_section(&mut page, report);
     page.push_str(MATRIX_SECTION);
     scores_section(&mut page, report);
     page.push_str("<section id=view-agreement class=view hidden>\n<h2>Pairwise agreement</h2>\n");
@@ -159,9 +163,122 @@ const MATRIX_SECTION: &str = r#"<section id=view-matrix class=view>
 <div class=legend id=legend></div>
 <div class=matrix-wrap id=matrix-wrap><table id=matrix class=matrix><thead id=matrix-head></thead><tbody id=matrix-body></tbody></table></div>
 <p class=note>The figure under each implementation's name is the percentage of judged queries it passed under the chosen profile (unsupported queries and fuzzing findings awaiting their verdict are not judged). Click a column header to sort the rows by that implementation's judgement (again to reverse), the <i>query</i> header for corpus order, a cell or a query for its details.</p>
-<p class=note>The page's address keeps its state, so a link shows the same view: <code>#fails=NAME</code> (the queries NAME did not pass), <code>#profile=google</code>, <code>#level=MAY</code>, <code>#dim=wildcards</code>, <code>#req=2.2.3-STAR</code>, <code>#q=text</code>, <code>#disagree=1</code>, <code>#sort=NAME</code> (<code>&amp;dir=desc</code>), <code>#open=QUERY@NAME</code>, <code>#view=scores</code> or <code>#view=agreement</code>, joined with <code>&amp;</code>. A report of one implementation opens on its failures.</p>
+<p class=note>The page's address keeps its state, so a link shows the same view: <code>#fails=NAME</code> (the queries NAME did not pass), <code>#profile=google</code>, <code>#level=MAY</code>, <code>#dim=wildcards</code>, <code>#req=2.2.3-STAR</code>, <code>#q=text</code>, <code>#disagree=1</code>, <code>#sort=NAME</code> (<code>&amp;dir=desc</code>), <code>#open=QUERY@NAME</code>, <code>#view=questions</code>, <code>#view=scores</code> or <code>#view=agreement</code>, joined with <code>&amp;</code>; <code>#q=Q-ID</code> shows a question's queries. A report of one implementation opens on its failures.</p>
 </section>
 "#;
+
+/// The questions view: one row per question (level, how many implementations are right,
+/// wrong, without verdict), opening to its RFC sentences, decision, example and every
+/// implementation's answer; each links to its queries in the matrix (`#q=Q-…`).
+fn questions_section(page: &mut String, report: &Report) {
+    page.push_str("<section id=view-questions class=view hidden>\n<h2>Questions</h2>\n");
+    if report.questions.is_empty() {
+        page.push_str("<p class=note>The corpus has no question catalogue.</p>\n</section>\n");
+        return;
+    }
+    page.push_str(
+        "<p class=note>The root questions implementations disagree on, each decided from \
+         the RFC text (corpus/questions.toml). <b>wrong</b>: failed at least one query naming \
+         the question; <b>right</b>: passed every one it answered; <b>no verdict</b>: \
+         answered none. Open a question for its RFC sentences, its example and every \
+         implementation's answer; its queries are one click away in the matrix.</p>\n",
+    );
+    let rows: Vec<_> = report.queries().collect();
+    let mut order: Vec<usize> = (0..report.implementations.len()).collect();
+    order.sort_by_key(|&i| {
+        let name = &report.implementations[i].name;
+        (name != "reference", name.clone())
+    });
+    for q in &report.questions {
+        let count = |v: QuestionVerdict| q.per_impl.iter().filter(|a| a.verdict == v).count();
+        let hits: u64 = q.hits.values().sum();
+        let _ = writeln!(
+            page,
+            "<details class=question id=\"{id}\"><summary><b>{id}</b> {question} \
+             <span class=lvl>{level}</span> <span class=tally>right <b>{right}</b> · wrong \
+             <b>{wrong}</b> · no verdict <b>{none}</b>{hits}</span></summary>",
+            id = esc(&q.id),
+            question = esc(&q.question),
+            level = esc(&q.level),
+            right = count(QuestionVerdict::Right),
+            wrong = count(QuestionVerdict::Wrong),
+            none = count(QuestionVerdict::NoVerdict),
+            hits = if hits > 0 {
+                format!(" · campaign hits <b>{hits}</b>")
+            } else {
+                String::new()
+            }
+        );
+        for (section, sentence) in &q.rfc {
+            let _ = writeln!(
+                page,
+                "<blockquote>§{} “{}”</blockquote>",
+                esc(section),
+                esc(sentence)
+            );
+        }
+        let _ = writeln!(page, "<p><b>Decision:</b> {}</p>", esc(&q.decision));
+        if let Some(both) = &q.permits_both {
+            let _ = writeln!(page, "<p><b>Either verdict conforms:</b> {}</p>", esc(both));
+        }
+        if let Some((case, query)) = q.examples.first().and_then(|&i| rows.get(i)) {
+            let _ = writeln!(
+                page,
+                "<p>Example <code>{}</code>: agent <code>{}</code>, URL <code>{}</code>, \
+                 expected <b>{}</b></p><pre class=body>{}</pre>",
+                esc(&query.id),
+                esc(&query.agent),
+                esc(&query.url),
+                esc(query
+                    .expect
+                    .get(&Profile::Rfc9309)
+                    .map_or("either", String::as_str)),
+                esc(&case.body)
+            );
+        }
+        page.push_str("<p class=answers>");
+        for &i in &order {
+            let (Some(entry), Some(answer)) = (report.implementations.get(i), q.per_impl.get(i))
+            else {
+                continue;
+            };
+            let class = match answer.verdict {
+                QuestionVerdict::Right => "ok",
+                QuestionVerdict::Wrong => "bad",
+                QuestionVerdict::NoVerdict => "none",
+            };
+            let _ = write!(
+                page,
+                "<span class=\"chip {class}\" title=\"{} of {} queries passed\">{} — {}</span> ",
+                answer.pass,
+                answer.pass + answer.fail,
+                esc(&entry.name),
+                answer.verdict.as_str()
+            );
+        }
+        page.push_str("</p>\n");
+        if !q.upstream.is_empty() {
+            page.push_str("<ul class=upstream>");
+            for (name, url, title) in &q.upstream {
+                let _ = write!(
+                    page,
+                    "<li><code>{}</code>: <a href=\"{}\">{}</a></li>",
+                    esc(name),
+                    esc(url),
+                    esc(title)
+                );
+            }
+            page.push_str("</ul>\n");
+        }
+        let _ = writeln!(
+            page,
+            "<p><a href=\"#view=matrix&amp;q={}\" class=to-matrix>Its {} queries in the matrix →</a></p></details>",
+            esc(&q.id),
+            q.queries.len()
+        );
+    }
+    page.push_str("</section>\n");
+}
 
 fn scores_section(page: &mut String, report: &Report) {
     page.push_str("<section id=view-scores class=view hidden>\n<h2>Scores</h2>\n");
@@ -437,6 +554,14 @@ table.matrix{border-collapse:separate;border-spacing:0;font-size:12px}
 #detail table tr.me{outline:3px solid var(--accent);outline-offset:-2px}
 #detail table td.line{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:11.5px;word-break:break-all}
 .triage{background:#fff4d6;border:1px solid #e6c96b;padding:4px 8px;border-radius:4px}
+details.question{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px;background:#fff}
+details.question summary{cursor:pointer;padding:3px 0}
+details.question .lvl{font-size:11px;border:1px solid var(--line);border-radius:4px;padding:0 4px;margin-left:4px}
+details.question .tally{color:#555;font-size:12px;margin-left:8px}
+details.question blockquote{margin:6px 0 6px 8px;padding-left:10px;border-left:3px solid var(--line);color:#333}
+details.question pre.body{background:#f7f8fa;padding:6px 8px;overflow:auto;font-size:12px}
+.chip{display:inline-block;font-size:11.5px;border-radius:10px;padding:1px 8px;margin:2px 1px;border:1px solid var(--line)}
+.chip.ok{background:#e6f4ea}.chip.bad{background:#fde2e1;font-weight:600}.chip.none{background:#f1f1f1;color:#666}
 .table-wrap{overflow:auto}
 table.scores{border-collapse:collapse;font-size:12.5px}
 table.scores th,table.scores td{border:1px solid var(--line);padding:3px 8px;text-align:left;white-space:nowrap}
@@ -470,8 +595,10 @@ function expectOf(q,profile){return (q.expect&&q.expect[profile])||(q.expect&&q.
 var disagree=rows.map(function(row,r){var seen={};var n=0;
   for(var i=0;i<nImpl;i++){var w=cellOf(i,r).word;if((w==='allowed'||w==='disallowed')&&!seen[w]){seen[w]=1;n++;}}
   return n>1;});
-var state={profile:'rfc9309',level:'',dim:'',req:'',q:'',disagree:false,fails:-1,sort:-1,desc:false,open:null,view:'matrix'};
-// A report of one implementation opens on what it did not pass (a fragment overrides).
+// The page opens on the questions when the corpus has them (a report of one
+// implementation on what it did not pass); a fragment overrides.
+var defaultView=(data.questions&&data.questions.length&&nImpl>1)?'questions':'matrix';
+var state={profile:'rfc9309',level:'',dim:'',req:'',q:'',disagree:false,fails:-1,sort:-1,desc:false,open:null,view:defaultView};
 if(nImpl===1&&!location.hash){state.fails=0;}
 if(data.meta.profiles.indexOf('rfc9309')<0&&data.meta.profiles.length){state.profile=data.meta.profiles[0];}
 var $=function(id){return document.getElementById(id);};
@@ -528,7 +655,7 @@ function matches(row,r){
   if(state.req){var want=state.req.toLowerCase();var exact=q.requirements.some(function(id){return id.toLowerCase()===want;});
     var known=data.requirements.some(function(x){return x.id.toLowerCase()===want;});
     if(!(exact||(!known&&q.requirements.some(function(id){return id.toLowerCase().indexOf(want)>=0;})))){return false;}}
-  if(state.q){var t=state.q.toLowerCase();if((q.id+'\n'+q.url+'\n'+q.agent).toLowerCase().indexOf(t)<0){return false;}}
+  if(state.q){var t=state.q.toLowerCase();if((q.id+'\n'+q.url+'\n'+q.agent+'\n'+(q.question||'')).toLowerCase().indexOf(t)<0){return false;}}
   if(state.disagree&&!disagree[r]){return false;}
   if(state.fails>=0){if(q.finding){return false;}var j=judge(expectOf(q,state.profile),cellOf(state.fails,r).word);if(j==='pass'||j==='either'||j==='unsupported'){return false;}}
   return true;
@@ -546,7 +673,7 @@ function syncControls(){
 }
 function writeHash(){
   var p=[];
-  if(state.view!=='matrix'){p.push('view='+state.view);}
+  if(state.view!==defaultView){p.push('view='+state.view);}
   if(state.profile!=='rfc9309'){p.push('profile='+encodeURIComponent(state.profile));}
   if(state.level){p.push('level='+encodeURIComponent(state.level));}
   if(state.dim){p.push('dim='+encodeURIComponent(state.dim));}
@@ -573,14 +700,14 @@ function readHash(){
     else if(k==='fails'){state.fails=impls.findIndex(function(im){return im.name===v;});}
     else if(k==='sort'||k==='impl-sort'){state.sort=impls.findIndex(function(im){return im.name===v;});}
     else if(k==='dir'){state.desc=v==='desc';}
-    else if(k==='view'&&(v==='matrix'||v==='scores'||v==='agreement')){state.view=v;}
+    else if(k==='view'&&(v==='questions'||v==='matrix'||v==='scores'||v==='agreement')){state.view=v;}
     else if(k==='open'){var a=v.lastIndexOf('@');var id=a<0?v:v.slice(0,a);var name=a<0?'':v.slice(a+1);
       var r=rows.findIndex(function(row){return row.q.id===id;});
       if(r>=0){state.open={r:r,i:impls.findIndex(function(im){return im.name===name;})};}}
   });
 }
 function showView(){
-  ['matrix','scores','agreement'].forEach(function(v){$('view-'+v).hidden=v!==state.view;});
+  ['questions','matrix','scores','agreement'].forEach(function(v){$('view-'+v).hidden=v!==state.view;});
   Array.prototype.forEach.call(document.querySelectorAll('#tabs button'),function(b){b.classList.toggle('on',b.getAttribute('data-view')===state.view);});
 }
 function renderAll(){renderHead();renderBody();applyFilters();markSelected();body.setAttribute('data-profile',state.profile);}
@@ -653,6 +780,8 @@ function onFilter(){state.level=$('f-level').value;state.dim=$('f-dim').value;st
 ['f-req','f-q'].forEach(function(id){$(id).addEventListener('input',onFilter);});
 $('f-reset').addEventListener('click',function(){state.level='';state.dim='';state.req='';state.q='';state.disagree=false;state.fails=-1;state.sort=-1;state.desc=false;syncControls();renderAll();writeHash();});
 readHash();syncControls();showView();renderAll();
+// A link inside the page (a question's "its queries in the matrix") changes the fragment.
+window.addEventListener('hashchange',function(){readHash();syncControls();showView();renderAll();});
 if(state.open){openDetail(state.open.r,state.open.i);var tr=tbody.querySelector('tr[data-q="'+state.open.r+'"]'),wrap=$('matrix-wrap');if(tr){wrap.scrollTop=Math.max(0,tr.offsetTop-wrap.clientHeight/2);}}
 body.setAttribute('data-rows',String(tbody.rows.length));
 body.setAttribute('data-cols',String(tbody.rows.length?tbody.rows[0].querySelectorAll('td.c').length:nImpl));

@@ -16,6 +16,7 @@ pub mod markdown;
 mod model;
 
 pub use model::{
-    Agreement, CaseEntry, Cell, ImplEntry, ImplScore, LevelTally, Meta, QueryEntry, Report,
-    RequirementEntry, RequirementScore, SlowCase, FORMAT_VERSION, SLOWEST_CASES,
+    Agreement, CaseEntry, Cell, ImplEntry, ImplScore, LevelTally, Meta, QueryEntry, QuestionAnswer,
+    QuestionEntry, QuestionVerdict, Report, RequirementEntry, RequirementScore, SlowCase,
+    FORMAT_VERSION, SLOWEST_CASES,
 };

@@ -16,7 +16,7 @@
 //! visible-character notation ([`reptest_core::visible`]), and bodies sit in fenced code blocks
 //! whose fence is longer than any backtick run inside.
 
-use super::{CaseEntry, Cell, ImplScore, LevelTally, QueryEntry, Report};
+use super::{CaseEntry, Cell, ImplScore, LevelTally, QueryEntry, QuestionVerdict, Report};
 use reptest_corpus::{OutcomeWord, Profile};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -38,7 +38,10 @@ const BODY_LIMIT: usize = 4096;
 /// Error details longer than this are cut (the JSON report holds them whole).
 const DETAIL_LIMIT: usize = 300;
 
-/// The conformance summary of `report`: per profile, one row per implementation (the
+/// The conformance summary of `report`: first the questions implementations disagree on
+/// (each with its RFC sentences, decision, minimal example, one row per implementation:
+/// right, wrong or no verdict, and campaign hits); then per profile, one row per
+/// implementation (the
 /// reference first, then by name) with version, language, MUST and SHOULD pass rates,
 /// the MAY choices over queries expecting `either`, failed, no verdict and unsupported
 /// counts; then one row per requirement of the index (queries citing it, how many
@@ -63,6 +66,7 @@ pub fn summary(report: &Report, write_ups: &[WriteUp]) -> String {
         report.meta.queries,
         report.implementations.len()
     );
+    questions(&mut out, report, &order);
     for &profile in &report.meta.profiles {
         profile_table(&mut out, report, &order, profile);
     }
@@ -149,6 +153,7 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
     }
     let _ = writeln!(out);
 
+    questions_wrong(&mut out, report, name);
     may_choices(&mut out, report, score);
     unsupported(&mut out, report, outcomes);
 
@@ -549,6 +554,161 @@ fn findings(out: &mut String, report: &Report, order: &[usize], write_ups: &[Wri
             code_cell(&q.id),
             allowed.min(disallowed)
         );
+    }
+    let _ = writeln!(out);
+}
+
+/// The questions of the catalogue, each with what decides it and how every
+/// implementation answers it.
+fn questions(out: &mut String, report: &Report, order: &[usize]) {
+    if report.questions.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Questions
+"
+    );
+    let _ = writeln!(
+        out,
+        "The root questions implementations disagree on, each decided from the RFC text \
+         (`corpus/questions.toml`). An implementation is *wrong* on a question when it fails \
+         one of the queries that name it, *right* when it passes every one it answers.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| question | level | right | wrong | no verdict | campaign hits |\n| --- | --- | ---: | ---: | ---: | ---: |"
+    );
+    for q in &report.questions {
+        let count = |v: QuestionVerdict| {
+            order
+                .iter()
+                .filter(|&&i| q.per_impl.get(i).map(|a| a.verdict) == Some(v))
+                .count()
+        };
+        let _ = writeln!(
+            out,
+            "| [{}](#{}) {} | {} | {} | {} | {} | {} |",
+            text(&q.id),
+            q.id.to_ascii_lowercase(),
+            cell(&text(&q.question)),
+            text(&q.level),
+            count(QuestionVerdict::Right),
+            count(QuestionVerdict::Wrong),
+            count(QuestionVerdict::NoVerdict),
+            q.hits.values().sum::<u64>()
+        );
+    }
+    let _ = writeln!(out);
+    let rows: Vec<(&CaseEntry, &QueryEntry)> = report.queries().collect();
+    for q in &report.questions {
+        let _ = writeln!(out, "### {}\n", text(&q.id));
+        let _ = writeln!(out, "**{}**\n", text(&q.question));
+        for (section, sentence) in &q.rfc {
+            let _ = writeln!(out, "> §{} “{}”\n", text(section), text(sentence));
+        }
+        let _ = writeln!(
+            out,
+            "Decision ({}; {}): {}\n",
+            text(&q.level),
+            q.requirements
+                .iter()
+                .map(|r| code(r))
+                .collect::<Vec<_>>()
+                .join(", "),
+            text(&q.decision)
+        );
+        if let Some(both) = &q.permits_both {
+            let _ = writeln!(out, "Either verdict conforms: {}\n", text(both));
+        }
+        if let Some(&first) = q.examples.first() {
+            if let Some((case, query)) = rows.get(first) {
+                let _ = writeln!(
+                    out,
+                    "Minimal example {}: agent {}, URL {}, expected **{}**\n\n{}\n",
+                    code(&query.id),
+                    code(&query.agent),
+                    code(&query.url),
+                    text(expect(query, Profile::Rfc9309)),
+                    fenced(&case.body)
+                );
+            }
+        }
+        if !q.hits.is_empty() {
+            let hits: Vec<String> = q
+                .hits
+                .iter()
+                .map(|(campaign, n)| format!("{} {n}", code(campaign)))
+                .collect();
+            let _ = writeln!(out, "Raw hits in fuzzing campaigns: {}\n", hits.join(", "));
+        }
+        let _ = writeln!(
+            out,
+            "| implementation | answer | queries passed | upstream |\n| --- | --- | ---: | --- |"
+        );
+        for &i in order {
+            let (Some(entry), Some(answer)) = (report.implementations.get(i), q.per_impl.get(i))
+            else {
+                continue;
+            };
+            let upstream: Vec<String> = q
+                .upstream
+                .iter()
+                .filter(|(name, _, _)| *name == entry.name)
+                .map(|(_, url, title)| {
+                    format!(
+                        "[{}](<{}>)",
+                        cell(&text(title)),
+                        url.replace(['<', '>', '\n', '\r'], "")
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {}/{} | {} |",
+                code_cell(&entry.name),
+                answer.verdict.as_str(),
+                answer.pass,
+                answer.pass + answer.fail,
+                upstream.join(" ")
+            );
+        }
+        let _ = writeln!(out);
+    }
+}
+
+/// The questions an implementation gets wrong, with their decisions and upstream reports.
+fn questions_wrong(out: &mut String, report: &Report, name: &str) {
+    if report.questions.is_empty() {
+        return;
+    }
+    let wrong = report.questions_wrong(name);
+    let _ = writeln!(out, "## Questions it gets wrong ({})\n", wrong.len());
+    if wrong.is_empty() {
+        let _ = writeln!(out, "None of the {} questions.\n", report.questions.len());
+        return;
+    }
+    let column = report.implementation(name);
+    for q in wrong {
+        let answer = column.and_then(|c| q.per_impl.get(c));
+        let _ = writeln!(
+            out,
+            "- **{}** {} ({}; failed {} of {} queries). Decision: {}",
+            text(&q.id),
+            text(&q.question),
+            text(&q.level),
+            answer.map_or(0, |a| a.fail),
+            answer.map_or(0, |a| a.pass + a.fail),
+            text(&q.decision)
+        );
+        for (_, url, title) in q.upstream.iter().filter(|(n, _, _)| n == name) {
+            let _ = writeln!(
+                out,
+                "  - upstream: [{}](<{}>)",
+                text(title),
+                url.replace(['<', '>', '\n', '\r'], "")
+            );
+        }
     }
     let _ = writeln!(out);
 }

@@ -32,6 +32,76 @@ pub struct Report {
     pub per_requirement: Vec<RequirementScore>,
     /// Pairwise agreement between implementations.
     pub agreement: Agreement,
+    /// The question catalogue, each with how every implementation answers it, in
+    /// catalogue order.
+    #[serde(default)]
+    pub questions: Vec<QuestionEntry>,
+}
+
+/// One question of the catalogue (`corpus/questions.toml`) and how each implementation
+/// answers it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionEntry {
+    /// `Q-…`.
+    pub id: String,
+    /// The question in one sentence.
+    pub question: String,
+    /// The deciding RFC sentences: (section, text).
+    pub rfc: Vec<(String, String)>,
+    /// The decision and its argument.
+    pub decision: String,
+    /// The sentence that permits both verdicts, where the RFC does.
+    pub permits_both: Option<String>,
+    /// `MUST`, `SHOULD` or `MAY`.
+    pub level: String,
+    /// Requirement IDs.
+    pub requirements: Vec<String>,
+    /// Its example queries, as [`QueryEntry::index`]es.
+    pub examples: Vec<usize>,
+    /// Every query naming the question (examples included), as indexes.
+    pub queries: Vec<usize>,
+    /// Per implementation (report order), over [`QuestionEntry::queries`] under `rfc9309`.
+    pub per_impl: Vec<QuestionAnswer>,
+    /// Known upstream reports: (implementation, url, title).
+    pub upstream: Vec<(String, String, String)>,
+    /// Raw hits per fuzzing campaign (findings file name to hits) of the findings that
+    /// name this question.
+    pub hits: BTreeMap<String, u64>,
+}
+
+/// How one implementation answers a question's queries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuestionAnswer {
+    /// `right` (every judged query passed), `wrong` (at least one failed), or
+    /// `no-verdict` (none judged: errors, timeouts, unsupported).
+    pub verdict: QuestionVerdict,
+    /// Queries passed.
+    pub pass: usize,
+    /// Queries failed.
+    pub fail: usize,
+}
+
+/// The verdict on one implementation's answers to a question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QuestionVerdict {
+    /// Every judged query passed.
+    Right,
+    /// At least one failed.
+    Wrong,
+    /// None was judged.
+    NoVerdict,
+}
+
+impl QuestionVerdict {
+    /// `right`, `wrong`, `no verdict`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QuestionVerdict::Right => "right",
+            QuestionVerdict::Wrong => "wrong",
+            QuestionVerdict::NoVerdict => "no verdict",
+        }
+    }
 }
 
 /// What produced the report.
@@ -147,6 +217,9 @@ pub struct QueryEntry {
     pub why: String,
     /// Open question, when marked for triage.
     pub triage: Option<String>,
+    /// The question of the catalogue it names (`Q-…`), if any.
+    #[serde(default)]
+    pub question: Option<String>,
     /// A fuzzing finding awaiting its RFC verdict: recorded answers, not judged in pass
     /// rates ([`reptest_corpus::Query::is_undecided_finding`]).
     #[serde(default)]
@@ -331,6 +404,7 @@ impl Report {
                                 .collect(),
                             why: q.why.clone(),
                             triage: q.triage.clone(),
+                            question: q.question.clone(),
                             finding: q.is_undecided_finding(),
                             line: q.line,
                         };
@@ -586,7 +660,23 @@ impl Report {
             scores,
             per_requirement,
             agreement,
+            questions: questions(corpus, &queries, &columns),
         }
+    }
+
+    /// The questions implementation `name` gets wrong, in catalogue order.
+    pub fn questions_wrong(&self, name: &str) -> Vec<&QuestionEntry> {
+        let Some(column) = self.implementation(name) else {
+            return Vec::new();
+        };
+        self.questions
+            .iter()
+            .filter(|q| {
+                q.per_impl
+                    .get(column)
+                    .is_some_and(|a| a.verdict == QuestionVerdict::Wrong)
+            })
+            .collect()
     }
 
     /// Every query in matrix-row order, with its case.
@@ -638,4 +728,87 @@ fn describe_fetch(fetch: &reptest_corpus::Fetch) -> String {
 /// `MUST`, `SHOULD`, `MAY`, or `PROFILE` for widely deployed behaviour outside the RFC.
 fn level_name(level: reptest_corpus::RequirementLevel) -> String {
     level.as_str().to_string()
+}
+
+/// The question entries: each question's queries judged per implementation under
+/// `rfc9309`.
+fn questions(
+    corpus: &Corpus,
+    queries: &[(&reptest_corpus::Case, &reptest_corpus::Query)],
+    columns: &[Vec<Outcome>],
+) -> Vec<QuestionEntry> {
+    let index_of = |id: &str| queries.iter().position(|(_, q)| q.id == id);
+    corpus
+        .questions()
+        .iter()
+        .map(|question| {
+            let naming: Vec<usize> = queries
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, q))| q.question.as_deref() == Some(question.id.as_str()))
+                .map(|(i, _)| i)
+                .collect();
+            let per_impl = columns
+                .iter()
+                .map(|outcomes| {
+                    let mut tally = Tally::default();
+                    for &i in &naming {
+                        tally.add(judge(
+                            queries[i].1.expect_for(Profile::Rfc9309),
+                            &outcomes[i],
+                        ));
+                    }
+                    let verdict = if tally.fail > 0 {
+                        QuestionVerdict::Wrong
+                    } else if tally.pass > 0 {
+                        QuestionVerdict::Right
+                    } else {
+                        QuestionVerdict::NoVerdict
+                    };
+                    QuestionAnswer {
+                        verdict,
+                        pass: tally.pass,
+                        fail: tally.fail,
+                    }
+                })
+                .collect();
+            let mut hits: BTreeMap<String, u64> = BTreeMap::new();
+            for &i in &naming {
+                let (case, query) = queries[i];
+                if let Some(n) = query.hits {
+                    let campaign = case
+                        .file
+                        .file_stem()
+                        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+                    *hits.entry(campaign).or_insert(0) += n;
+                }
+            }
+            QuestionEntry {
+                id: question.id.clone(),
+                question: question.question.clone(),
+                rfc: question
+                    .rfc
+                    .iter()
+                    .map(|q| (q.section.clone(), q.text.clone()))
+                    .collect(),
+                decision: question.decision.clone(),
+                permits_both: question.permits_both.clone(),
+                level: question.level.as_str().to_string(),
+                requirements: question.requirements.clone(),
+                examples: question
+                    .examples
+                    .iter()
+                    .filter_map(|id| index_of(id))
+                    .collect(),
+                queries: naming,
+                per_impl,
+                upstream: question
+                    .upstream
+                    .iter()
+                    .map(|u| (u.implementation.clone(), u.url.clone(), u.title.clone()))
+                    .collect(),
+                hits,
+            }
+        })
+        .collect()
 }

@@ -13,7 +13,9 @@ pub enum Command {
         #[command(flatten)]
         corpus: CorpusArg,
         /// Print JSON: {"cases", "queries", "uncovered", "under_covered", "per_level",
-        /// "per_expect", "per_requirement", "triage"}.
+        /// "per_expect", "per_requirement", "triage", "undecided" (queries without a
+        /// decided verdict), "questions" (in the catalogue), "with_question" (queries that
+        /// name one)}.
         #[arg(long)]
         json: bool,
     },
@@ -45,6 +47,16 @@ pub enum Command {
         /// The case id (see the case files under corpus/).
         id: String,
     },
+    /// Rewrite the fuzzing write-ups (REPORTS/findings/NAME.md) from the findings files
+    /// (corpus/findings/NAME.toml) and the question catalogue, after deciding or
+    /// attributing findings. A test checks the committed write-ups are this rendering.
+    WriteUps {
+        #[command(flatten)]
+        corpus: CorpusArg,
+        /// The reports folder. Default: reports/ beside the corpus folder.
+        #[arg(long, value_name = "DIR")]
+        reports: Option<std::path::PathBuf>,
+    },
 }
 
 pub fn run(command: Command) -> Outcome {
@@ -68,6 +80,31 @@ pub fn run(command: Command) -> Outcome {
             Ok(ExitCode::SUCCESS)
         }
         Command::Show { corpus, id } => show(&corpus.load()?, &id),
+        Command::WriteUps { corpus, reports } => {
+            let dir = corpus.dir();
+            let loaded = corpus.load()?;
+            let reports = reports.unwrap_or_else(|| dir.join("../reports"));
+            let mut campaigns: Vec<String> = loaded
+                .cases()
+                .iter()
+                .filter(|c| {
+                    c.file.parent().and_then(|p| p.file_name()) == Some("findings".as_ref())
+                })
+                .filter_map(|c| c.file.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                .collect();
+            campaigns.sort();
+            campaigns.dedup();
+            let target = reports.join("findings");
+            std::fs::create_dir_all(&target)
+                .map_err(|e| format!("cannot create {}: {e}", target.display()))?;
+            for campaign in &campaigns {
+                let path = target.join(format!("{campaign}.md"));
+                let text = reptest::fuzz::findings::render_corpus_write_up(&loaded, campaign);
+                reptest::atomic::write(&path, text.as_bytes())?;
+                outln!("wrote {}", path.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Export {
             corpus,
             out,
@@ -130,15 +167,20 @@ fn stats_json(stats: &Stats) -> Value {
         "per_expect": stats.per_expect,
         "per_requirement": per_requirement,
         "triage": stats.triage,
+        "undecided": stats.undecided,
+        "questions": stats.questions,
+        "with_question": stats.with_question,
     })
 }
 
 fn print_stats(stats: &Stats) {
     outln!(
-        "{} cases, {} queries ({} marked for triage)",
+        "{} cases, {} queries ({} undecided); {} questions, named by {} queries",
         stats.cases,
         stats.queries,
-        stats.triage
+        stats.undecided,
+        stats.questions,
+        stats.with_question
     );
     let levels: Vec<String> = stats
         .per_level
@@ -208,6 +250,12 @@ fn show(corpus: &Corpus, id: &str) -> Outcome {
         outln!("    {}", q.why);
         for (profile, expect) in &q.profiles {
             outln!("    profile {profile}: {expect}");
+        }
+        if let Some(question) = q.question.as_deref() {
+            match corpus.question(question) {
+                Some(found) => outln!("    question {question}: {}", found.question),
+                None => outln!("    question {question}"),
+            }
         }
         if let Some(triage) = &q.triage {
             outln!("    triage: {triage}");

@@ -2,11 +2,12 @@
 
 use super::Outcome;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use reptest::fuzz::attribution;
 use reptest::fuzz::campaign::{self, CampaignOptions, CampaignProgress, CampaignReport};
 use reptest::fuzz::findings;
 use reptest::fuzz::minimize::Stop;
-use reptest_corpus::write::{segments, Segment};
 use reptest::impls;
+use reptest_corpus::write::{segments, Segment};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,8 +19,16 @@ use std::process::ExitCode;
 /// Reproducible: the same seed and --inputs give the same signatures and counts. In-process
 /// implementations answer every input; external ones answer the divergent queries and a
 /// sample.
+///
+/// Every signature is attributed to a known question of the corpus's catalogue
+/// (corpus/questions.toml: what the implementations disagree on, with its RFC decision)
+/// or reported as new: the new ones are what a person has to look at. A signature goes
+/// to the question on whose example queries its dissenting implementation and a witness
+/// of the majority split too, in the same dimensions (corpus/README.md, "Attribution").
 #[derive(clap::Args)]
 pub struct Args {
+    #[command(flatten)]
+    corpus: super::CorpusArg,
     /// The time budget in seconds (ignored with --inputs).
     #[arg(long, default_value_t = 60.0, value_name = "N")]
     seconds: f64,
@@ -79,11 +88,13 @@ pub fn run(args: Args) -> Outcome {
         ..Default::default()
     });
     let implementations = super::selected_from(&registry, &args.implementations)?;
+    let corpus = args.corpus.load()?;
     let options = CampaignOptions {
         seconds: args.seconds,
         seed: args.seed,
         inputs: args.inputs,
         external_sample: args.external_sample,
+        questions: attribution::probes_of(&corpus),
         ..CampaignOptions::default()
     };
     let bar = bar(&options);
@@ -218,6 +229,26 @@ fn print(report: &CampaignReport, top: usize, sample: u64, budget: Option<f64>) 
             report.unminimized
         );
     }
+    if report.questions_known > 0 && !report.signatures.is_empty() {
+        let new = report
+            .signatures
+            .iter()
+            .filter(|f| f.question.is_none())
+            .count();
+        outln!(
+            "\nattribution: {:.1} % of raw hits to the {} known questions; {new} new signature(s) to look at",
+            100.0 * report.attributed_share(),
+            report.questions_known
+        );
+        for tally in report.per_question.iter().filter(|t| t.signatures > 0) {
+            outln!(
+                "  {:<28} {:>4} signature(s) {:>8} hits",
+                tally.question,
+                tally.signatures,
+                tally.hits
+            );
+        }
+    }
     outln!("\n{} signature(s); per dimension:", report.signatures.len());
     for (dimension, n) in report.per_dimension() {
         outln!("  {dimension:<17} {n}");
@@ -225,14 +256,19 @@ fn print(report: &CampaignReport, top: usize, sample: u64, budget: Option<f64>) 
     if report.signatures.is_empty() {
         return;
     }
-    outln!("\ntop signatures (raw hits, signature, minimized example):");
+    outln!("\ntop signatures (raw hits, question or NEW, signature, minimized example):");
     for found in report.signatures.iter().take(top) {
         let mark = if found.minimize_stop == Stop::Deadline {
             '~'
         } else {
             ' '
         };
-        outln!("{mark} {:>7}  {}", found.hits, found.signature);
+        outln!(
+            "{mark} {:>7}  {}  {}",
+            found.hits,
+            found.question.as_deref().unwrap_or("NEW"),
+            found.signature
+        );
         outln!(
             "           {} | {} {}",
             shorten(&compact(&found.minimized.body)),
@@ -273,13 +309,17 @@ fn shorten(rendered: &str) -> String {
     format!("{head}… ({} more characters)", count - KEEP)
 }
 
-/// The JSON form of a campaign: the report plus its signature count per dimension.
+/// The JSON form of a campaign: the report (each signature with its `question`, an id or
+/// null when new, and its raw `hits`; `per_question`) plus its signature count per
+/// dimension and the share of raw hits attributed to known questions.
 #[derive(serde::Serialize)]
 struct Json<'a> {
     #[serde(flatten)]
     report: &'a CampaignReport,
     /// Dimension name (and `none`) to the number of signatures carrying it.
     per_dimension: std::collections::BTreeMap<String, usize>,
+    /// Raw hits of signatures attributed to known questions over all raw hits, in [0, 1].
+    attributed_share: f64,
 }
 
 impl<'a> Json<'a> {
@@ -287,6 +327,7 @@ impl<'a> Json<'a> {
         Json {
             report,
             per_dimension: report.per_dimension().into_iter().collect(),
+            attributed_share: report.attributed_share(),
         }
     }
 }

@@ -1,0 +1,258 @@
+//! The question catalogue (`corpus/questions.toml`): the root questions implementations
+//! disagree on, each with the RFC 9309 sentences that decide it, the decision, the level
+//! and its minimal example queries in the corpus.
+//!
+//! A question is what a divergence is *about*; its example queries carry the verdicts.
+//! Queries name their question (`question = "Q-…"`), and a question's examples must name
+//! it back, so the catalogue and the cases cannot drift apart.
+
+use crate::error::Problem;
+use crate::line_of;
+use crate::model::{Case, Dimension, Expect, Level};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use toml::Spanned;
+
+/// One root question with its RFC decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Question {
+    /// Stable id: `Q-` and uppercase ASCII letters, digits and `-`.
+    pub id: String,
+    /// The question in one sentence.
+    pub question: String,
+    /// The RFC 9309 sentences that decide it, quoted.
+    pub rfc: Vec<RfcQuote>,
+    /// The decision and its argument from those sentences.
+    pub decision: String,
+    /// Where the RFC permits both verdicts on some example: the sentence that does.
+    pub permits_both: Option<String>,
+    /// The level of the decision.
+    pub level: Level,
+    /// Requirement IDs the question falls under.
+    pub requirements: Vec<String>,
+    /// The dimensions where it shows (empty: none of the named dimensions).
+    pub dimensions: Vec<Dimension>,
+    /// Its minimal example queries, as query ids (`case-id/N`).
+    pub examples: Vec<String>,
+    /// Known upstream reports about implementations that get it wrong.
+    pub upstream: Vec<Upstream>,
+    /// The 1-based line of the question's `id` in `questions.toml`.
+    pub line: usize,
+}
+
+/// A quoted RFC sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RfcQuote {
+    /// Section or figure, e.g. `2.2.2` or `Figure 4`.
+    pub section: String,
+    /// The sentence, word for word.
+    pub text: String,
+}
+
+/// An upstream report (issue or pull request) about an implementation and a question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Upstream {
+    /// The implementation's name in reptest (`python-urllib`, ...).
+    pub implementation: String,
+    /// The report's address.
+    pub url: String,
+    /// What it reports, in a few words.
+    pub title: String,
+}
+
+impl Question {
+    /// The verdict of each example: query id to its expectation, in example order. The
+    /// corpus holds them (the examples are ordinary queries).
+    pub fn decisions<'a>(&'a self, cases: &'a [Case]) -> Vec<(&'a str, Expect)> {
+        self.examples
+            .iter()
+            .filter_map(|id| {
+                let (case, query) = find_query(cases, id)?;
+                let _ = case;
+                Some((id.as_str(), query.expect))
+            })
+            .collect()
+    }
+}
+
+/// The case and query of a query id (`case-id/N`).
+pub(crate) fn find_query<'a>(
+    cases: &'a [Case],
+    id: &str,
+) -> Option<(&'a Case, &'a crate::model::Query)> {
+    let (case_id, _) = id.rsplit_once('/')?;
+    let case = cases.iter().find(|c| c.id == case_id)?;
+    let query = case.queries.iter().find(|q| q.id == id)?;
+    Some((case, query))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    question: Vec<RawQuestion>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawQuestion {
+    id: Spanned<String>,
+    question: String,
+    #[serde(default)]
+    rfc: Vec<RfcQuote>,
+    decision: String,
+    permits_both: Option<String>,
+    level: String,
+    #[serde(default)]
+    requirements: Vec<String>,
+    #[serde(default)]
+    dimensions: Vec<String>,
+    #[serde(default)]
+    examples: Vec<String>,
+    #[serde(default)]
+    upstream: Vec<Upstream>,
+}
+
+/// Parses and validates `questions.toml` against the cases loaded: ids well formed and
+/// unique, at least one RFC quote, a known level and requirements, examples that exist
+/// and name the question back, `permits_both` exactly when an example expects `either`,
+/// and every query's `question` a known id.
+pub(crate) fn load(
+    file: &Path,
+    text: &str,
+    cases: &[Case],
+    index: &crate::RequirementIndex,
+    problems: &mut Vec<Problem>,
+) -> Vec<Question> {
+    let at = |line: usize, id: Option<&str>, message: String| Problem {
+        file: file.to_path_buf(),
+        line: Some(line),
+        case: id.map(|id| format!("question {id}")),
+        message,
+    };
+    let raw: RawFile = match toml::from_str(text) {
+        Ok(raw) => raw,
+        Err(e) => {
+            let line = e.span().map_or(1, |s| line_of(text, s.start));
+            problems.push(at(line, None, e.message().to_string()));
+            return Vec::new();
+        }
+    };
+    let mut questions = Vec::new();
+    let mut seen = BTreeSet::new();
+    for raw in raw.question {
+        let line = line_of(text, raw.id.span().start);
+        let id = raw.id.into_inner();
+        let mut fail = |message: String| problems.push(at(line, Some(&id), message));
+        let well_formed = id.len() > 2
+            && id.starts_with("Q-")
+            && id[2..]
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-');
+        if !well_formed {
+            fail("an id is `Q-` then uppercase letters, digits and `-`".into());
+        }
+        if !seen.insert(id.clone()) {
+            fail("a question with this id comes earlier".into());
+        }
+        if raw.question.trim().is_empty() || raw.decision.trim().is_empty() {
+            fail("`question` and `decision` must say something".into());
+        }
+        if raw.rfc.is_empty() || raw.rfc.iter().any(|q| q.text.trim().is_empty()) {
+            fail(
+                "quote at least one RFC sentence: [[question.rfc]] with `section` and `text`"
+                    .into(),
+            );
+        }
+        let level = Level::parse(&raw.level);
+        if level.is_none() {
+            fail(format!(
+                "level must be MUST, SHOULD or MAY, found `{}`",
+                raw.level
+            ));
+        }
+        for requirement in &raw.requirements {
+            if index.resolve(requirement).is_none() {
+                fail(format!("unknown requirement ID `{requirement}`"));
+            }
+        }
+        let mut dimensions = Vec::new();
+        for name in &raw.dimensions {
+            match Dimension::parse(name) {
+                Some(d) => dimensions.push(d),
+                None => fail(format!("unknown dimension `{name}`")),
+            }
+        }
+        if raw.examples.is_empty() {
+            fail("give at least one example query (`examples = [\"case-id/N\"]`)".into());
+        }
+        let mut any_either = false;
+        for example in &raw.examples {
+            match find_query(cases, example) {
+                None => fail(format!("example `{example}` is not a query of the corpus")),
+                Some((_, query)) => {
+                    any_either |= query.expect == Expect::Either;
+                    if query.question.as_deref() != Some(id.as_str()) {
+                        fail(format!(
+                            "example `{example}` does not name this question back (add `question = \"{id}\"` to it)"
+                        ));
+                    }
+                    if query.triage.is_some() {
+                        fail(format!("example `{example}` is still marked for triage"));
+                    }
+                }
+            }
+        }
+        match (&raw.permits_both, any_either) {
+            (None, true) => fail(
+                "an example expects `either`: quote the RFC sentence that permits both in `permits_both`"
+                    .into(),
+            ),
+            (Some(_), false) => fail(
+                "`permits_both` is given but no example expects `either`".into(),
+            ),
+            _ => {}
+        }
+        let Some(level) = level else { continue };
+        questions.push(Question {
+            id,
+            question: raw.question,
+            rfc: raw.rfc,
+            decision: raw.decision,
+            permits_both: raw.permits_both,
+            level,
+            requirements: raw.requirements,
+            dimensions,
+            examples: raw.examples,
+            upstream: raw.upstream,
+            line,
+        });
+    }
+    // Every query's question exists.
+    let known: BTreeMap<&str, ()> = questions.iter().map(|q| (q.id.as_str(), ())).collect();
+    for case in cases {
+        for query in &case.queries {
+            if let Some(question) = &query.question {
+                if !known.contains_key(question.as_str()) && seen.contains(question) {
+                    continue; // Reported above, with the question.
+                }
+                if !known.contains_key(question.as_str()) {
+                    problems.push(Problem {
+                        file: case.file.clone(),
+                        line: Some(query.line),
+                        case: Some(case.id.clone()),
+                        message: format!(
+                            "query {}: question `{question}` is not in {}",
+                            query.id,
+                            file.display()
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    questions
+}
