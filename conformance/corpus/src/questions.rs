@@ -33,6 +33,9 @@ pub struct Question {
     pub requirements: Vec<String>,
     /// The dimensions where it shows (empty: none of the named dimensions).
     pub dimensions: Vec<Dimension>,
+    /// The features a divergence about it shows in its input, all of them (names of
+    /// `reptest_fuzz_diff::features`): what attribution checks first.
+    pub features: Vec<String>,
     /// Its minimal example queries, as query ids (`case-id/N`).
     pub examples: Vec<String>,
     /// Known upstream reports about implementations that get it wrong.
@@ -78,6 +81,21 @@ impl Question {
     }
 }
 
+/// How a quote's place reads: `§2.2.1` for a section, `Figure 4` as it is.
+///
+/// ```
+/// use reptest_corpus::questions::cite;
+/// assert_eq!(cite("2.2.1"), "§2.2.1");
+/// assert_eq!(cite("Figure 4"), "Figure 4");
+/// ```
+pub fn cite(section: &str) -> String {
+    if section.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("§{section}")
+    } else {
+        section.to_string()
+    }
+}
+
 /// The case and query of a query id (`case-id/N`).
 pub(crate) fn find_query<'a>(
     cases: &'a [Case],
@@ -110,6 +128,8 @@ struct RawQuestion {
     requirements: Vec<String>,
     #[serde(default)]
     dimensions: Vec<String>,
+    #[serde(default)]
+    features: Vec<String>,
     #[serde(default)]
     examples: Vec<String>,
     #[serde(default)]
@@ -226,6 +246,7 @@ pub(crate) fn load(
             level,
             requirements: raw.requirements,
             dimensions,
+            features: raw.features,
             examples: raw.examples,
             upstream: raw.upstream,
             line,

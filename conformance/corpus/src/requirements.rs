@@ -169,20 +169,62 @@ mod tests {
         assert!(RequirementIndex::parse("nothing here").is_err());
     }
 
+    /// Where corpus 2.0.0's index departs from the shared one on a level, and why. The
+    /// shared copy is kept outside this repository; until it is updated, every
+    /// departure is listed here, so an unlisted one fails.
+    const LEVEL_DEPARTURES: &[(&str, &str, &str)] = &[(
+        "2.2.2-ENCODE-RESERVED",
+        "MAY",
+        "§2.2.2: reserved octets \"MUST be percent-encoded … prior to comparison\", and \
+         Figure 4 row 2 is that case (issue 11, item 3)",
+    )];
+
     #[test]
-    fn the_shipped_index_parses_and_matches_the_shared_copy() {
+    fn the_shipped_index_parses_and_keeps_every_shared_id() {
         let ours = std::fs::read_to_string(crate::default_dir().join("requirements.md")).unwrap();
         let index = RequirementIndex::parse(&ours).unwrap();
         assert!(index.len() >= 40);
         let shared = crate::default_dir().join("../../shared/rfc9309-requirements.md");
-        match std::fs::read_to_string(&shared) {
-            Ok(theirs) => assert_eq!(
-                ours,
-                theirs,
-                "corpus/requirements.md is out of sync with {}",
-                shared.display()
-            ),
-            Err(_) => eprintln!("note: {} not found; sync check skipped", shared.display()),
+        let Ok(theirs) = std::fs::read_to_string(&shared) else {
+            eprintln!("note: {} not found; sync check skipped", shared.display());
+            return;
+        };
+        let theirs = RequirementIndex::parse(&theirs).unwrap();
+        // IDs are stable: ours only adds. A level changes only as a listed departure.
+        let mut problems = Vec::new();
+        for requirement in theirs.iter() {
+            match index.entries.get(&requirement.id) {
+                None => problems.push(format!("`{}` is missing", requirement.id)),
+                Some(mine) if mine.level != requirement.level => {
+                    let listed = LEVEL_DEPARTURES.iter().any(|(id, was, _)| {
+                        *id == requirement.id && *was == requirement.level.as_str()
+                    });
+                    if !listed {
+                        problems.push(format!(
+                            "`{}` is {} here but {} in {}: list the departure and its reason",
+                            requirement.id,
+                            mine.level.as_str(),
+                            requirement.level.as_str(),
+                            shared.display()
+                        ));
+                    }
+                }
+                Some(_) => {}
+            }
         }
+        for (id, was, _) in LEVEL_DEPARTURES {
+            let still = theirs
+                .entries
+                .get(*id)
+                .is_some_and(|r| r.level.as_str() == *was);
+            let differs =
+                theirs.entries.get(*id).map(|r| r.level) != index.entries.get(*id).map(|r| r.level);
+            if !(still && differs) {
+                problems.push(format!(
+                    "departure `{id}` (was {was}) no longer holds: remove it"
+                ));
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
 }

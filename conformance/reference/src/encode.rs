@@ -12,8 +12,16 @@
 //! * an escape of an unreserved ASCII character (`A-Z a-z 0-9 - . _ ~`) is
 //!   decoded (`2.2.2-DECODE-UNRESERVED`): `/%62%61%7A` is `/baz`;
 //! * other valid escapes (reserved characters such as `%2F`, `%3F`) stay
-//!   encoded, and reserved characters are not encoded (the
-//!   `2.2.2-ENCODE-RESERVED` MAY is not taken);
+//!   encoded;
+//! * a reserved character of RFC 3986's generic syntax (`: / ? # [ ] @`)
+//!   that is data where it stands is percent-encoded (RFC 9309 §2.2.2: reserved
+//!   octets "MUST be percent-encoded", requirement `2.2.2-ENCODE-RESERVED`).
+//!   Figure 4 row 2 shows which: `/foo/bar?baz=https://foo.bar` is matched as
+//!   `/foo/bar?baz=https%3A%2F%2Ffoo.bar`. So `:` `@` `[` `]` are encoded
+//!   anywhere, and `/` and `?` inside the query; the path's `/` separators and
+//!   the `?` that opens the query delimit and stay, as do the sub-delimiters
+//!   (`=` in the figure; `*` and `$` are handled below). `#` never gets here:
+//!   it ends a URL's path and starts a comment in a rule;
 //! * an invalid escape (`%zz`, a lone `%`) is kept literally.
 //!
 //! `%2A` and `%24` become the literal octets `*` and `$`, in rule patterns
@@ -25,7 +33,7 @@
 //! only reserved characters decoded, and only because the pattern side
 //! must decode them to tell them apart from wildcards.
 
-use memchr::{memchr, memchr2};
+use memchr::{memchr, memchr2, memchr3};
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
@@ -48,6 +56,12 @@ fn must_encode(b: u8) -> bool {
     b >= 0x80 || b == b' '
 }
 
+/// Whether `b` is a generic delimiter of RFC 3986 that is data where it stands
+/// (before or after the `?` that opens the query), and so is percent-encoded.
+fn is_data_delimiter(b: u8, in_query: bool) -> bool {
+    matches!(b, b':' | b'@' | b'[' | b']') || (in_query && matches!(b, b'/' | b'?'))
+}
+
 fn push_escape(out: &mut Vec<u8>, b: u8) {
     out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
 }
@@ -57,12 +71,11 @@ fn push_escape(out: &mut Vec<u8>, b: u8) {
 fn is_plain(input: &[u8], pattern: bool) -> bool {
     // `is_ascii` and `memchr` are vectorized: this runs on every check.
     input.is_ascii()
-        && memchr(b' ', input).is_none()
-        && if pattern {
-            memchr2(b'%', b'*', input).is_none()
-        } else {
-            memchr(b'%', input).is_none()
-        }
+        && memchr3(b' ', b'%', b':', input).is_none()
+        && memchr3(b'@', b'[', b']', input).is_none()
+        && (!pattern || memchr(b'*', input).is_none())
+        && memchr(b'?', input)
+            .is_none_or(|q| memchr2(b'/', b'?', input.get(q + 1..).unwrap_or_default()).is_none())
 }
 
 /// Whether a pattern body is already normal and has no wildcard, so its
@@ -95,18 +108,32 @@ fn normalize(input: &[u8], out: &mut Vec<u8>, mut stars: Option<&mut Vec<usize>>
         return;
     }
     out.reserve(input.len() + 8);
-    let special = |b: u8| must_encode(b) || b == b'%' || (pattern && b == b'*');
+    let mut in_query = false;
+    let special = |b: u8, in_query: bool| {
+        must_encode(b)
+            || b == b'%'
+            || b == b'?'
+            || is_data_delimiter(b, in_query)
+            || (pattern && b == b'*')
+    };
     let mut rest = input;
     loop {
         // Copy the run of ordinary octets in one go.
-        let run = rest.iter().position(|&b| special(b)).unwrap_or(rest.len());
+        let run = rest
+            .iter()
+            .position(|&b| special(b, in_query))
+            .unwrap_or(rest.len());
         out.extend_from_slice(&rest[..run]);
         let Some((&b, tail)) = rest[run..].split_first() else {
             return;
         };
         rest = tail;
-        if must_encode(b) {
+        if must_encode(b) || is_data_delimiter(b, in_query) {
             push_escape(out, b);
+        } else if b == b'?' {
+            // The first `?` opens the query.
+            in_query = true;
+            out.push(b);
         } else if b == b'*' {
             if let Some(stars) = stars.as_mut() {
                 stars.push(out.len());
@@ -180,8 +207,27 @@ mod tests {
     #[test]
     fn reserved_stays_encoded_and_unencoded() {
         assert_eq!(path(b"/a%2Fb%3Fc"), b"/a%2Fb%3Fc");
-        assert_eq!(path(b"/a?b=c&d=/e:f"), b"/a?b=c&d=/e:f");
+        assert_eq!(path(b"/a?b=c&d=%2Fe%3Af"), b"/a?b=c&d=%2Fe%3Af");
         assert_eq!(path(b"/%25"), b"/%25");
+    }
+
+    #[test]
+    fn reserved_octets_are_encoded_as_rfc_figure_4_row_2() {
+        // RFC 9309 §2.2.2, Figure 4 row 2: `/foo/bar?baz=https://foo.bar` is matched as
+        // `/foo/bar?baz=https%3A%2F%2Ffoo.bar`, on both sides of the comparison.
+        let encoded = b"/foo/bar?baz=https%3A%2F%2Ffoo.bar";
+        assert_eq!(path(b"/foo/bar?baz=https://foo.bar"), encoded);
+        assert_eq!(path(encoded), encoded);
+        assert_eq!(pattern(b"/foo/bar?baz=https://foo.bar").0, encoded);
+        // The other generic delimiters are data too; the path's `/`, the `?` that opens
+        // the query and the sub-delimiters stay as they are.
+        assert_eq!(path(b"/a:b@c[d]"), b"/a%3Ab%40c%5Bd%5D");
+        assert_eq!(path(b"/a/b?c?d@e"), b"/a/b?c%3Fd%40e");
+        assert_eq!(path(b"/a?b=c&d=!$'()*+,;"), b"/a?b=c&d=!$'()*+,;");
+        assert_eq!(
+            pattern(b"/*?*x=a/b*"),
+            (b"/*?*x=a%2Fb*".to_vec(), vec![1, 3, 11])
+        );
     }
 
     #[test]

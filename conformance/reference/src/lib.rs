@@ -47,7 +47,9 @@ pub use warning::{Warning, WarningKind};
 /// `config` and checks `url` for `agent`.
 ///
 /// When the access method allows or disallows everything, the verdict's
-/// reason is [`Reason::Access`], for every path (`/robots.txt` included).
+/// reason is [`Reason::Access`], for every path but `/robots.txt`, which stays
+/// implicitly allowed ([`Reason::RobotsTxtPath`], RFC 9309 §2.2.2) even under the
+/// complete disallow of an unreachable file (§2.3.1.4): the crawler refetches it.
 ///
 /// ```
 /// use reptest_reference::access::Fetch;
@@ -66,6 +68,11 @@ pub fn check_fetch(fetch: &access::Fetch<'_>, config: &Config, agent: &str, url:
     match access::rules_in_force(fetch, config) {
         access::RulesInForce::Parsed(body) => Robots::parse_with(body, config).check(agent, url),
         access::RulesInForce::AllowAll(reason) => Verdict::new(true, Reason::Access(reason)),
+        access::RulesInForce::DisallowAll(_)
+            if robots::is_robots_txt(&robots::comparison_path(url)) =>
+        {
+            Verdict::new(true, Reason::RobotsTxtPath)
+        }
         access::RulesInForce::DisallowAll(reason) => Verdict::new(false, Reason::Access(reason)),
     }
 }
@@ -106,5 +113,30 @@ mod tests {
         );
         assert!(!v.is_allowed());
         assert_eq!(v.line(), Some(2));
+    }
+
+    #[test]
+    fn robots_txt_stays_allowed_under_complete_disallow() {
+        // RFC 9309 §2.2.2: "The /robots.txt URI is implicitly allowed.", whatever the
+        // rules; §2.3.1.4's complete disallow stands for the undefined file.
+        let c = Config::default();
+        for fetch in [
+            Fetch {
+                status: Some(503),
+                ..Fetch::default()
+            },
+            Fetch {
+                network_error: true,
+                ..Fetch::default()
+            },
+        ] {
+            let v = check_fetch(&fetch, &c, "a", "https://example.com/robots.txt");
+            assert!(v.is_allowed());
+            assert_eq!(v.reason(), &Reason::RobotsTxtPath);
+            assert!(check_fetch(&fetch, &c, "a", "/%72obots.txt").is_allowed());
+            assert!(!check_fetch(&fetch, &c, "a", "/robots.txt?x=1").is_allowed());
+            assert!(!check_fetch(&fetch, &c, "a", "/ROBOTS.TXT").is_allowed());
+            assert!(!check_fetch(&fetch, &c, "a", "/page").is_allowed());
+        }
     }
 }

@@ -5,8 +5,10 @@
 //!
 //! * `*` matches zero or more of any octet, anywhere (RFC 9309 §2.2.3,
 //!   `2.2.3-STAR`); `**` is the same as `*`;
-//! * a `$` that is the last character of the pattern as written anchors the
-//!   end of the path (`2.2.3-DOLLAR`); a `$` anywhere else is a literal `$`;
+//! * `$` "Designates the end of the match pattern" (RFC 9309 §2.2.3,
+//!   `2.2.3-DOLLAR`): the pattern ends at its first `$` and is anchored at
+//!   the end of the path; whatever is written after that `$` is not part of
+//!   the pattern (`/a$b` is `/a$`). A literal `$` is written `%24`;
 //! * without wildcards a pattern is a prefix match from the first octet of
 //!   the path (RFC 9309 §2.2.2, `2.2.2-PREFIX`, `2.2.2-OCTETS`), case
 //!   sensitive (`2.2.2-CASE`);
@@ -26,6 +28,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use memchr::memchr;
 use memchr::memmem::Finder;
 
 use crate::encode::{normalize_pattern_into, pattern_is_plain};
@@ -183,8 +186,8 @@ impl Store {
             };
             return (written, never);
         }
-        let (body, anchored) = match raw.strip_suffix(b"$") {
-            Some(body) => (body, true),
+        let (body, anchored) = match memchr(b'$', raw) {
+            Some(end) => (raw.get(..end).unwrap_or_default(), true),
             None => (raw, false),
         };
         self.stars.clear();
@@ -413,12 +416,17 @@ mod tests {
     }
 
     #[test]
-    fn dollar_not_at_end_is_literal() {
-        assert!(m("/a$b", "/a$b"));
+    fn dollar_ends_the_pattern_wherever_it_stands() {
+        // RFC 9309 §2.2.3, Figure 5: `$` "Designates the end of the match pattern", so
+        // `/a$b` is `/a$`: anchored, with nothing after the `$` left to match.
+        assert!(m("/a$b", "/a"));
+        assert!(!m("/a$b", "/a$b"));
         assert!(!m("/a$b", "/ab"));
-        assert!(m("/a$$", "/a$"));
-        assert!(!m("/a$$", "/a$x"));
-        assert_eq!(spec("/a$b"), 4);
+        assert!(m("/a$$", "/a"));
+        assert!(!m("/a$$", "/a$"));
+        assert!(m("/*.gif$.bak", "/x.gif"));
+        assert!(!m("/*.gif$.bak", "/x.gif.bak"));
+        assert_eq!(spec("/a$b"), 3);
     }
 
     fn mp(pattern: &str, path: &str) -> bool {
@@ -450,7 +458,8 @@ mod tests {
         assert!(mp("/*%2A$", "/note*"));
         assert!(mp("/*%2A$", "/note%2A"));
         assert!(!mp("/*%2A$", "/note*s"));
-        assert!(mp("/a$b", "/a%24b"));
+        assert!(mp("/a%24b", "/a$b"));
+        assert!(!mp("/a$b", "/a%24b"), "a raw `$` ends the pattern");
     }
 
     #[test]
@@ -539,8 +548,8 @@ mod tests {
     }
 
     fn tokens(raw: &[u8]) -> (Vec<Tok>, bool) {
-        let (body, anchored) = match raw.strip_suffix(b"$") {
-            Some(b) => (b, true),
+        let (body, anchored) = match raw.iter().position(|&b| b == b'$') {
+            Some(end) => (&raw[..end], true),
             None => (raw, false),
         };
         let toks = body

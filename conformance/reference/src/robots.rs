@@ -1,5 +1,7 @@
 //! The compiled form of a robots.txt file: parse once, check many.
 
+use std::borrow::Cow;
+
 use crate::config::{Config, PatternWithoutSlash};
 use crate::encode::{normalize_path_into, path_is_plain};
 use crate::group::{is_product_token, Groups};
@@ -8,6 +10,34 @@ use crate::parse::{parse_line, Directive};
 use crate::url::{path_and_query, remove_dot_segments};
 use crate::verdict::{Reason, RuleKind, Verdict};
 use crate::warning::{Sink, Warning, WarningKind};
+
+/// The path of `url` that rules are compared with: its path and query, normalized
+/// ([`crate::encode`]), with `.` and `..` segments resolved as a client resolves them
+/// before it fetches (RFC 3986 §5.2.4): the rules apply to the resource requested.
+pub(crate) fn comparison_path(url: &str) -> Cow<'_, [u8]> {
+    let (slash, raw) = path_and_query(url.as_bytes());
+    let path = if !slash && path_is_plain(raw) {
+        Cow::Borrowed(raw)
+    } else {
+        let mut buf = Vec::with_capacity(raw.len() + 16);
+        if slash {
+            buf.push(b'/');
+        }
+        normalize_path_into(raw, &mut buf);
+        Cow::Owned(buf)
+    };
+    match remove_dot_segments(&path) {
+        Some(resolved) => Cow::Owned(resolved),
+        None => path,
+    }
+}
+
+/// Whether a [`comparison_path`] is the robots.txt URI, which is implicitly allowed
+/// (RFC 9309 §2.2.2): `/robots.txt` exactly, all lowercase and without a query (§2.3:
+/// `scheme:[//authority]/robots.txt`).
+pub(crate) fn is_robots_txt(path: &[u8]) -> bool {
+    path == b"/robots.txt"
+}
 
 /// A parsed robots.txt file.
 ///
@@ -69,37 +99,15 @@ impl Robots {
     /// specific matching rule decides (RFC 9309 §2.2.2); no applicable group
     /// or no matching rule means allowed.
     pub fn check(&self, agent: &str, url: &str) -> Verdict {
-        let (slash, raw) = path_and_query(url.as_bytes());
-        let normalized;
-        let path: &[u8] = if !slash && path_is_plain(raw) {
-            raw
-        } else {
-            let mut buf = Vec::with_capacity(raw.len() + 16);
-            if slash {
-                buf.push(b'/');
-            }
-            normalize_path_into(raw, &mut buf);
-            normalized = buf;
-            &normalized
-        };
-        // `.` and `..` segments are resolved as a client resolves them before it fetches
-        // (RFC 3986 §5.2.4): the rules apply to the resource requested.
-        let resolved;
-        let path: &[u8] = match remove_dot_segments(path) {
-            Some(path) => {
-                resolved = path;
-                &resolved
-            }
-            None => path,
-        };
-        if path == b"/robots.txt" {
+        let path = comparison_path(url);
+        if is_robots_txt(&path) {
             return Verdict::new(true, Reason::RobotsTxtPath);
         }
         let applied = self.groups.applicable(agent.as_bytes());
         if applied.is_empty() {
             return Verdict::new(true, Reason::NoGroup);
         }
-        let best = self.groups.best_rule(&applied, path);
+        let best = self.groups.best_rule(&applied, &path);
         let groups = self.groups.lines(&applied);
         match best {
             Some(rule) => Verdict::new(rule.kind == RuleKind::Allow, Reason::Rule { rule, groups }),

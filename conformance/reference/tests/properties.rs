@@ -245,7 +245,8 @@ proptest! {
     }
 }
 
-/// Exponential reference matcher: `*` any run, trailing `$` anchors.
+/// Exponential reference matcher: `*` any run; the first `$` ends the pattern and
+/// anchors it (RFC 9309 §2.2.3: `$` "Designates the end of the match pattern").
 fn naive(pattern: &[u8], path: &[u8]) -> bool {
     fn go(p: &[u8], anchored: bool, s: &[u8]) -> bool {
         match p.split_first() {
@@ -254,8 +255,8 @@ fn naive(pattern: &[u8], path: &[u8]) -> bool {
             Some((c, rest)) => s.first() == Some(c) && go(rest, anchored, &s[1..]),
         }
     }
-    match pattern.strip_suffix(b"$") {
-        Some(p) => go(p, true, path),
+    match pattern.iter().position(|&b| b == b'$') {
+        Some(end) => go(&pattern[..end], true, path),
         None => go(pattern, false, path),
     }
 }

@@ -1,31 +1,31 @@
 //! Attribution: which known question of the catalogue (`corpus/questions.toml`) a
 //! divergence is about, or none (a **new** one, for a person to look at).
 //!
-//! The method, from behaviour rather than from the text of the input:
+//! The method needs both what the input shows and how the implementations behave:
 //!
-//! 1. Every question's example queries (ordinary corpus queries, decided from the RFC)
+//! 1. Every question names the [features](crate::features) a divergence about it shows
+//!    in its input (`features = ["lone-cr"]`): a question is a candidate only when the
+//!    divergence's minimized input has all of them.
+//! 2. Every question's example queries (ordinary corpus queries, decided from the RFC)
 //!    are put to every implementation of the campaign once, at its start ([`probe`]).
-//! 2. A [`Dissent`] (implementation X answering against the majority, witness Y of the
-//!    majority) is attributed to question Q when
-//!    - Q shows in the dissent's input: every dimension that all of Q's examples have is
-//!      in the dissent's dimensions (and an input at a size limit only goes to a
-//!      size-limit question: beyond a limit whole rules stop counting, RFC 9309 §2.5);
-//!    - X and Y give different verdicts on one of Q's examples: the two split on Q.
-//! 3. Among several such questions, the one sharing the most dimensions with the dissent
-//!    wins, then one whose example has the reference decide by the dissent's kind of rule,
-//!    then one where X answers the example as it answered the dissent, then the first in
-//!    the catalogue. The choice is deterministic.
-//! 4. A signature goes to the question most of its dissents go to ([`Attribution::of_signature`]).
+//! 3. A candidate's *similarity* to the divergence is, over the implementations that gave
+//!    a verdict on both, the share that fall on the same side (the sides matched either
+//!    way round), taken for its example that splits them most alike; both must split at
+//!    least two implementations. The candidate with the highest similarity wins, then the
+//!    one with the most features, then the first in the catalogue. Below
+//!    [`MIN_SIMILARITY`], or with no candidate, the divergence is new.
 //!
-//! What it cannot do: tell two questions apart whose examples split the same pair of
-//! implementations in the same dimensions. The catalogue's examples decide how sharp it
-//! is; `harness/cli/tests/fuzz.rs` measures it on the committed findings (each finding,
-//! with its own examples left out, must be attributed to its own question).
+//! A padded input keeps its size through minimization, so `past-limit` is a feature like
+//! any other: a divergence about group merging in a padded input still goes to the
+//! group-merging question.
+//!
+//! `harness/cli/tests/fuzz.rs` measures it on the committed findings from their recorded
+//! answers, each finding left out of its question's examples.
 
-use crate::signature::{dissents, rule_kind, Dissent, Signature};
+use crate::signature::Signature;
 use rayon::prelude::*;
 use reptest_core::{CaseInput, Implementation, QueryInput};
-use reptest_corpus::{Corpus, Dimension, OutcomeWord};
+use reptest_corpus::{Corpus, OutcomeWord};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A question's examples, to be put to implementations.
@@ -33,6 +33,8 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct QuestionProbe {
     /// The question id (`Q-…`).
     pub id: String,
+    /// The features a divergence about it shows ([`crate::features`]).
+    pub features: Vec<String>,
     /// Its example queries that need no fetch outcome.
     pub examples: Vec<ProbeExample>,
 }
@@ -64,6 +66,7 @@ pub fn probes_of(corpus: &Corpus) -> Vec<QuestionProbe> {
         .iter()
         .map(|question| QuestionProbe {
             id: question.id.clone(),
+            features: question.features.clone(),
             examples: question
                 .examples
                 .iter()
@@ -92,10 +95,10 @@ pub struct Attribution {
 #[derive(Debug, Clone)]
 struct Known {
     id: String,
-    /// The dimensions every example has.
-    dimensions: BTreeSet<Dimension>,
-    /// Per example: the reference's rule kind, and implementation name to outcome word.
-    examples: Vec<(Option<String>, BTreeMap<String, OutcomeWord>)>,
+    /// The features a divergence about it needs.
+    features: BTreeSet<String>,
+    /// Per example: implementation name to outcome word.
+    examples: Vec<BTreeMap<String, OutcomeWord>>,
 }
 
 /// Puts every probe's examples to every implementation (in parallel, one case per example).
@@ -143,26 +146,10 @@ impl Attribution {
             .iter()
             .zip(answers)
             .filter(|(probe, _)| !probe.examples.is_empty())
-            .map(|(probe, answers)| {
-                let mut dimensions: Option<BTreeSet<Dimension>> = None;
-                for example in &probe.examples {
-                    let these =
-                        reptest_fuzz_gen::dimensions(&example.body, &example.agent, &example.url);
-                    dimensions = Some(match dimensions {
-                        None => these,
-                        Some(so_far) => so_far.intersection(&these).copied().collect(),
-                    });
-                }
-                Known {
-                    id: probe.id.clone(),
-                    dimensions: dimensions.unwrap_or_default(),
-                    examples: probe
-                        .examples
-                        .iter()
-                        .zip(answers)
-                        .map(|(e, words)| (rule_kind(&e.body, &e.agent, &e.url), words))
-                        .collect(),
-                }
+            .map(|(probe, answers)| Known {
+                id: probe.id.clone(),
+                features: probe.features.iter().cloned().collect(),
+                examples: answers,
             })
             .collect();
         Attribution { known }
@@ -173,49 +160,88 @@ impl Attribution {
         self.known.is_empty()
     }
 
-    /// The question a dissent is about (see the module documentation), if any.
-    pub fn of_dissent(&self, dissent: &Dissent) -> Option<&str> {
-        let size = Dimension::SizeLimits;
-        self.known
+    /// The question of a signature whose minimized input is `body`, `agent`, `url`
+    /// (see the module documentation), if any.
+    pub fn of_signature(
+        &self,
+        signature: &Signature,
+        body: &[u8],
+        agent: &str,
+        url: &str,
+    ) -> Option<&str> {
+        let verdicts: BTreeMap<&str, bool> = signature
+            .partition
             .iter()
-            .enumerate()
-            .filter(|(_, q)| {
-                q.dimensions.is_subset(&dissent.dimensions)
-                    && (!dissent.dimensions.contains(&size) || q.dimensions.contains(&size))
-            })
-            .filter_map(|(at, q)| {
-                // The best example on which the two split.
-                let best = q
-                    .examples
-                    .iter()
-                    .filter_map(|(kind, words)| {
-                        let x = words.get(&dissent.implementation)?;
-                        let y = words.get(&dissent.witness)?;
-                        (x.verdict().is_some() && y.verdict().is_some() && x != y)
-                            .then_some((*kind == dissent.rule_kind, *x == dissent.word))
-                    })
-                    .max()?;
-                Some(((q.dimensions.len(), best.0, best.1, usize::MAX - at), q))
-            })
-            .max_by_key(|(score, _)| *score)
-            .map(|(_, q)| q.id.as_str())
+            .filter_map(|(word, names)| word.verdict().map(|v| (v, names)))
+            .flat_map(|(v, names)| names.iter().map(move |n| (n.as_str(), v)))
+            .collect();
+        let features = crate::features::features(body, agent, url);
+        self.of_verdicts(&verdicts, &features)
     }
 
-    /// The question a signature is about: the one most of its dissents go to (on a tie,
-    /// the first in the catalogue), `None` when no dissent goes to any. `preferred` orders
-    /// the witnesses as in the campaign (the reference and in-process ones first).
-    pub fn of_signature(&self, signature: &Signature, preferred: &[String]) -> Option<&str> {
-        let mut votes: BTreeMap<usize, usize> = BTreeMap::new();
-        for dissent in dissents(signature, preferred) {
-            if let Some(id) = self.of_dissent(&dissent) {
-                if let Some(at) = self.known.iter().position(|q| q.id == id) {
-                    *votes.entry(at).or_insert(0) += 1;
+    /// The question of a divergence given as each implementation's verdict (`true`:
+    /// allowed) and the [features](crate::features) of its input.
+    pub fn of_verdicts(
+        &self,
+        verdicts: &BTreeMap<&str, bool>,
+        features: &BTreeSet<&str>,
+    ) -> Option<&str> {
+        self.best(verdicts, features)
+            .filter(|(_, similarity)| *similarity >= MIN_SIMILARITY)
+            .map(|(id, _)| id)
+    }
+
+    /// The best candidate question with its similarity, whatever the similarity.
+    pub fn best(
+        &self,
+        verdicts: &BTreeMap<&str, bool>,
+        features: &BTreeSet<&str>,
+    ) -> Option<(&str, f64)> {
+        let mut best: Option<((u32, usize, usize), &str)> = None;
+        for (at, q) in self.known.iter().enumerate() {
+            if q.features.is_empty() || !q.features.iter().all(|f| features.contains(f.as_str())) {
+                continue;
+            }
+            for words in &q.examples {
+                let Some(similarity) = similarity(verdicts, words) else {
+                    continue;
+                };
+                let score = (
+                    (similarity * 1000.0).round() as u32,
+                    q.features.len(),
+                    usize::MAX - at,
+                );
+                if best.as_ref().is_none_or(|(b, _)| score > *b) {
+                    best = Some((score, q.id.as_str()));
                 }
             }
         }
-        votes
-            .into_iter()
-            .max_by_key(|&(at, n)| (n, usize::MAX - at))
-            .map(|(at, _)| self.known[at].id.as_str())
+        best.map(|(score, id)| (id, f64::from(score.0) / 1000.0))
     }
+}
+
+/// How alike the split of a divergence and that of a question's example must be for the
+/// divergence to go to the question: the share of the implementations answering both
+/// that fall on the same side. Below it, the divergence is new.
+pub const MIN_SIMILARITY: f64 = 0.75;
+
+/// Of the implementations that gave a verdict both on the divergence and on the example
+/// (at least two, split both times), the share that fall on the same side, the sides
+/// matched either way round (an example may test the allow side of what a divergence
+/// shows on the disallow side). `None` when they share too little to compare.
+fn similarity(
+    verdicts: &BTreeMap<&str, bool>,
+    example: &BTreeMap<String, OutcomeWord>,
+) -> Option<f64> {
+    let pairs: Vec<(bool, bool)> = verdicts
+        .iter()
+        .filter_map(|(name, &v)| Some((v, example.get(*name)?.verdict()?)))
+        .collect();
+    let split = |side: fn(&(bool, bool)) -> bool| pairs.iter().any(side) && !pairs.iter().all(side);
+    if pairs.len() < 2 || !split(|p| p.0) || !split(|p| p.1) {
+        return None;
+    }
+    let same = pairs.iter().filter(|(a, b)| a == b).count();
+    let most = same.max(pairs.len() - same);
+    Some(most as f64 / pairs.len() as f64)
 }

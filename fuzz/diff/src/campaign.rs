@@ -440,10 +440,15 @@ pub fn run_split(
     }
     let mut signatures: Vec<Found> = found.into_values().collect();
     signatures.sort_by(|a, b| b.hits.cmp(&a.hits).then(a.signature.cmp(&b.signature)));
-    let all_names: Vec<String> = inside_names.iter().chain(&outside_names).cloned().collect();
     for found in &mut signatures {
+        let example = &found.minimized;
         found.question = attribution
-            .of_signature(&found.signature, &all_names)
+            .of_signature(
+                &found.signature,
+                &example.body,
+                &example.agent,
+                &example.url,
+            )
             .map(str::to_string);
     }
     let per_question = tally(&options.questions, &signatures);

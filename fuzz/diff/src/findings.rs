@@ -84,7 +84,21 @@ pub fn case_toml(campaign: &str, seed: u64, found: &Found) -> String {
 pub fn finding_case(campaign: &str, seed: u64, found: &Found) -> Case {
     let signature = &found.signature;
     let example = &found.minimized;
-    let (requirements, level) = requirements(signature);
+    let (mut requirements, mut level) = requirements(signature);
+    // The `case` dimension covers three requirements: name the one the input shows.
+    if let Some(at) = requirements.iter().position(|r| *r == "2.2.2-CASE") {
+        let shown = crate::features::features(&example.body, &example.agent, &example.url);
+        if !shown.contains("path-case") {
+            requirements[at] = if shown.contains("agent-case") {
+                "2.2.1-CASE"
+            } else {
+                "2.2-KEY-CASE"
+            };
+            if at == 0 {
+                level = "MUST";
+            }
+        }
+    }
     let id = case_id(signature);
     let why = format!(
         "implementations disagree (fuzzing campaign `{campaign}`, seed {seed}, {} raw hit(s)); the RFC verdict awaits a decision",
@@ -110,7 +124,8 @@ pub fn finding_case(campaign: &str, seed: u64, found: &Found) -> Case {
             why,
             profiles: Default::default(),
             triage: Some(triage),
-            question: None,
+            // The attributed question, as a lead for whoever decides the verdict.
+            question: found.question.clone(),
             hits: Some(found.hits),
             observed: example.observed.iter().cloned().collect(),
             line: 0,
@@ -323,7 +338,12 @@ pub fn render_corpus_write_up(corpus: &Corpus, campaign: &str) -> String {
                 let _ = writeln!(out, "## {}\n", q.id);
                 let _ = writeln!(out, "**{}**\n", q.question);
                 for quote in &q.rfc {
-                    let _ = writeln!(out, "> §{} “{}”\n", quote.section, quote.text);
+                    let _ = writeln!(
+                        out,
+                        "> {} “{}”\n",
+                        reptest_corpus::questions::cite(&quote.section),
+                        quote.text
+                    );
                 }
                 let _ = writeln!(out, "Decision ({}): {}\n", q.level, q.decision);
                 if let Some(both) = &q.permits_both {

@@ -12,6 +12,7 @@
 
 pub mod attribution;
 pub mod campaign;
+pub mod features;
 pub mod findings;
 pub mod minimize;
 pub mod signature;

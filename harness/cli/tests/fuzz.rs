@@ -445,16 +445,6 @@ fn findings_are_attributed_to_their_own_questions() {
             .find(|(_, q)| q.id == id)
             .map(|(_, q)| q.observed.clone())
     };
-    // The campaign's witness order: the reference, the in-process crates, the rest.
-    let mut preferred: Vec<String> = in_process().iter().map(|i| i.name().to_string()).collect();
-    let mut others: Vec<String> = recorded
-        .iter()
-        .flat_map(|(_, q)| q.observed.keys().cloned())
-        .filter(|n| !preferred.contains(n))
-        .collect();
-    others.sort();
-    others.dedup();
-    preferred.extend(others);
     let (mut right, mut wrong) = (0usize, Vec::new());
     for (case, query) in &recorded {
         // The probes without this finding, each example with its recorded answers.
@@ -469,6 +459,7 @@ fn findings_are_attributed_to_their_own_questions() {
                 .collect();
             kept.push(QuestionProbe {
                 id: probe.id.clone(),
+                features: probe.features.clone(),
                 examples: examples.iter().map(|(e, _)| e.clone()).collect(),
             });
             answers.push(examples.into_iter().map(|(_, o)| o).collect());
@@ -491,7 +482,7 @@ fn findings_are_attributed_to_their_own_questions() {
             dimensions: reptest::fuzz::dimensions(&case.body, &query.agent, &query.url),
             rule_kind: rule_kind(&case.body, &query.agent, &query.url),
         };
-        let got = attribution.of_signature(&signature, &preferred);
+        let got = attribution.of_signature(&signature, &case.body, &query.agent, &query.url);
         if got == query.question.as_deref() {
             right += 1;
         } else {
@@ -515,4 +506,39 @@ fn findings_are_attributed_to_their_own_questions() {
         "only {:.0} % attributed to their own question",
         100.0 * share
     );
+}
+
+/// Every question names known features (`reptest::fuzz::features::FEATURES`), and each
+/// of its examples (findings and cases alike) shows them: else attribution could never
+/// send its own divergences to it.
+#[test]
+fn questions_name_features_their_examples_show() {
+    use reptest::fuzz::features::{features, is_feature};
+    let corpus = Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let mut problems = Vec::new();
+    for question in corpus.questions() {
+        if question.features.is_empty() {
+            problems.push(format!("{}: no features", question.id));
+        }
+        for feature in &question.features {
+            if !is_feature(feature) {
+                problems.push(format!("{}: unknown feature `{feature}`", question.id));
+            }
+        }
+        for example in &question.examples {
+            let Some((case, query)) = corpus.queries().find(|(_, q)| q.id == *example) else {
+                continue;
+            };
+            let shown = features(&case.body, &query.agent, &query.url);
+            for feature in &question.features {
+                if !shown.contains(feature.as_str()) {
+                    problems.push(format!(
+                        "{}: example {example} does not show `{feature}` (it shows {shown:?})",
+                        question.id
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -212,8 +212,8 @@ fn questions_section(page: &mut String, report: &Report) {
         for (section, sentence) in &q.rfc {
             let _ = writeln!(
                 page,
-                "<blockquote>§{} “{}”</blockquote>",
-                esc(section),
+                "<blockquote>{} “{}”</blockquote>",
+                esc(&reptest_corpus::questions::cite(section)),
                 esc(sentence)
             );
         }
@@ -834,9 +834,29 @@ mod tests {
     fn no_network_references_outside_the_data() {
         let page = render(&report());
         let data = embedded(&page);
+        // What would make a browser fetch: scripts, images, styles, frames, imports.
+        // (Text and links a reader may follow, such as an example URL or an upstream
+        // report, fetch nothing.)
         let outside = page.replacen(data, "", 1);
-        for scheme in ["http://", "https://", "//cdn", "@import", "src="] {
-            assert!(!outside.contains(scheme), "the page references {scheme}");
+        for fetches in [
+            "src=",
+            "@import",
+            "url(http",
+            "url(//",
+            "<link rel=stylesheet",
+            "<iframe",
+        ] {
+            assert!(
+                !outside.contains(fetches),
+                "the page fetches with {fetches}"
+            );
+        }
+        for link in outside.match_indices("<link ") {
+            let tag = &outside[link.0
+                ..outside[link.0..]
+                    .find('>')
+                    .map_or(outside.len(), |e| link.0 + e)];
+            assert!(!tag.contains("http"), "{tag}");
         }
     }
 

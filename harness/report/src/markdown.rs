@@ -591,7 +591,7 @@ fn questions(out: &mut String, report: &Report, order: &[usize]) {
             "| [{}](#{}) {} | {} | {} | {} | {} | {} |",
             text(&q.id),
             q.id.to_ascii_lowercase(),
-            cell(&text(&q.question)),
+            cell(&q.question),
             text(&q.level),
             count(QuestionVerdict::Right),
             count(QuestionVerdict::Wrong),
@@ -605,7 +605,12 @@ fn questions(out: &mut String, report: &Report, order: &[usize]) {
         let _ = writeln!(out, "### {}\n", text(&q.id));
         let _ = writeln!(out, "**{}**\n", text(&q.question));
         for (section, sentence) in &q.rfc {
-            let _ = writeln!(out, "> §{} “{}”\n", text(section), text(sentence));
+            let _ = writeln!(
+                out,
+                "> {} “{}”\n",
+                text(&reptest_corpus::questions::cite(section)),
+                text(sentence)
+            );
         }
         let _ = writeln!(
             out,
@@ -658,7 +663,7 @@ fn questions(out: &mut String, report: &Report, order: &[usize]) {
                 .map(|(_, url, title)| {
                     format!(
                         "[{}](<{}>)",
-                        cell(&text(title)),
+                        cell(title),
                         url.replace(['<', '>', '\n', '\r'], "")
                     )
                 })

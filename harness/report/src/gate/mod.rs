@@ -113,7 +113,6 @@ mod tests {
             baseline.passed.len() + 3 + baseline.unsupported.len(),
             judged
         );
-        assert!(judged < corpus.queries().count(), "the corpus has findings");
         let result = GateResult::compare(&baseline, &corpus, &run_of(&corpus, run.clone()), true);
         assert!(result.is_ok(), "{}", result.verdict());
         assert_eq!(result.counts.known_failures, 3);

@@ -1,0 +1,454 @@
+//! Features: what an input (a robots.txt body and one query) shows, finer than its
+//! dimensions, for attributing a divergence to a question. Each question of the
+//! catalogue names the features its divergences need (`features = [...]` in
+//! `corpus/questions.toml`); a divergence whose minimized input lacks one of them is not
+//! about that question.
+//!
+//! Every feature is read from the bytes (lines split at CR and LF, a record being
+//! `key: value` with optional white space), never from what an implementation answers.
+
+use std::collections::BTreeSet;
+
+/// Every feature name, with what it means.
+pub const FEATURES: &[(&str, &str)] = &[
+    ("several-groups-match", "two or more groups name the query's product token (ignoring case), or two or more `*` groups and none names it"),
+    ("agent-case", "a user-agent value names the product token ignoring case, and one of the two has an upper-case letter (an implementation that lower-cases only one side then misses it)"),
+    ("agent-prefix", "a user-agent value (or an empty one) is a proper prefix of the product token, or the token of the value, ignoring case"),
+    ("agent-not-a-token", "the query's agent is not a bare product token (`examplebot/1.0`)"),
+    ("ua-value-not-token", "a user-agent value is neither `*` nor a product token (`examplebot/`, `foo bot`)"),
+    ("consecutive-agents", "two user-agent lines with no rule between them"),
+    ("empty-last-group", "the last group has no rules"),
+    ("record-between-agents", "a record that is not a rule between two user-agent lines"),
+    ("orphan-rule", "a rule before the first user-agent line"),
+    ("blank-in-group", "a blank or comment-only line after a group's first user-agent line and before its last rule"),
+    ("lone-cr", "a CR not followed by LF"),
+    ("optional-ws", "a record with white space before its key or before its colon"),
+    ("typo", "a key that is not user-agent, allow or disallow but close to one (one or two edits), or a known key without its colon"),
+    ("empty-pattern", "an allow or disallow record with an empty value"),
+    ("several-rules", "two or more allow or disallow records with a value"),
+    ("equal-length-allow-disallow", "an allow and a disallow value of the same length"),
+    ("star", "a `*` in an allow or disallow value"),
+    ("dollar-end", "a `$` as the last character of an allow or disallow value"),
+    ("dollar-inside", "a `$` in an allow or disallow value that is not its last character"),
+    ("pattern-no-slash", "an allow or disallow value that starts with neither `/` nor `*`"),
+    ("path-case", "the URL path starts with a rule's literal prefix only when letter case is ignored"),
+    ("dot-or-empty-segment", "the URL path has a `.` or `..` segment, or an empty one (`//`)"),
+    ("pct-unreserved", "a percent-encoded unreserved character (`%61`, `%7E`) in the URL path or a rule"),
+    ("pct-lower-hex", "a percent-encoding with a lower-case hex digit (`%e3`) in the URL path or a rule"),
+    ("pct-reserved", "a percent-encoded reserved character (`%2F`, `%24`, `%2A`, ...) in the URL path or a rule"),
+    ("lone-percent", "a `%` not followed by two hex digits in the URL path or a rule"),
+    ("non-ascii", "a byte outside ASCII in the URL path or a rule"),
+    ("bom", "a UTF-8 byte order mark, whole or its first two bytes, anywhere"),
+    ("past-limit", "a body over 500,000 bytes"),
+    ("long-line", "a line over 16,000 octets"),
+];
+
+/// Whether `name` is a feature of [`FEATURES`].
+pub fn is_feature(name: &str) -> bool {
+    FEATURES.iter().any(|(n, _)| *n == name)
+}
+
+/// The features of a body and one query (names from [`FEATURES`]).
+///
+/// ```
+/// let f = reptest_fuzz_diff::features::features(b"User-agent: *\rDisallow: /a$b\n", "examplebot", "/a");
+/// assert!(f.contains("lone-cr") && f.contains("dollar-inside"));
+/// ```
+pub fn features(body: &[u8], agent: &str, url: &str) -> BTreeSet<&'static str> {
+    let mut found = BTreeSet::new();
+    let token = product_token(agent);
+    if token != agent {
+        found.insert("agent-not-a-token");
+    }
+    if body.len() > 500_000 {
+        found.insert("past-limit");
+    }
+    if body.windows(2).any(|w| w == [0xEF, 0xBB]) {
+        found.insert("bom");
+    }
+    if body
+        .iter()
+        .enumerate()
+        .any(|(i, &b)| b == b'\r' && body.get(i + 1) != Some(&b'\n'))
+    {
+        found.insert("lone-cr");
+    }
+    let path = path_of(url);
+    encoding_features(path.as_bytes(), &mut found);
+    if path.contains("//")
+        || path
+            .split(['?', '#'])
+            .next()
+            .unwrap_or("")
+            .split('/')
+            .any(|s| s == "." || s == "..")
+    {
+        found.insert("dot-or-empty-segment");
+    }
+
+    let mut groups: Vec<Group> = Vec::new();
+    let mut in_rules = false;
+    let mut seen_agent = false;
+    let mut last_was_agent = false;
+    let mut pending_blank = false;
+    let (mut allows, mut disallows) = (Vec::new(), Vec::new());
+    for raw in reptest_corpus::write::split_lines(body) {
+        let raw = raw
+            .strip_suffix(b"\n")
+            .unwrap_or(raw)
+            .strip_suffix(b"\r")
+            .unwrap_or(raw.strip_suffix(b"\n").unwrap_or(raw));
+        if raw.len() > 16_000 {
+            found.insert("long-line");
+        }
+        let line = strip_bom(raw);
+        let content = match line.iter().position(|&b| b == b'#') {
+            Some(at) => &line[..at],
+            None => line,
+        };
+        if content.iter().all(u8::is_ascii_whitespace) {
+            // Blank or comment-only.
+            if seen_agent {
+                pending_blank = true;
+            }
+            continue;
+        }
+        let Some((key, value, ws)) = record(content) else {
+            if known_key_without_colon(content) {
+                found.insert("typo");
+            }
+            continue;
+        };
+        if ws {
+            found.insert("optional-ws");
+        }
+        let lower = key.to_ascii_lowercase();
+        match lower.as_slice() {
+            b"user-agent" => {
+                if in_rules || groups.is_empty() {
+                    // A blank line between groups is not inside one.
+                    groups.push(Group::default());
+                    in_rules = false;
+                } else if last_was_agent {
+                    found.insert("consecutive-agents");
+                    if pending_blank {
+                        found.insert("blank-in-group");
+                    }
+                } else {
+                    // Between two user-agent lines of one group: another record came.
+                    found.insert("record-between-agents");
+                }
+                pending_blank = false;
+                seen_agent = true;
+                last_was_agent = true;
+                let group = groups.last_mut().expect("pushed above");
+                agent_value(value, token, &mut found, group);
+            }
+            b"allow" | b"disallow" => {
+                if !seen_agent {
+                    found.insert("orphan-rule");
+                }
+                if pending_blank {
+                    found.insert("blank-in-group");
+                    pending_blank = false;
+                }
+                if value.is_empty() {
+                    found.insert("empty-pattern");
+                } else {
+                    rule_features(value, &path, &mut found);
+                    if lower == b"allow" {
+                        allows.push(value.len());
+                    } else {
+                        disallows.push(value.len());
+                    }
+                }
+                if let Some(group) = groups.last_mut() {
+                    group.rules += 1;
+                }
+                in_rules = true;
+                last_was_agent = false;
+            }
+            other => {
+                if close_to_known(other) {
+                    found.insert("typo");
+                }
+                if last_was_agent {
+                    last_was_agent = false;
+                }
+            }
+        }
+    }
+    if groups.last().is_some_and(|g| g.rules == 0) {
+        found.insert("empty-last-group");
+    }
+    let naming = groups.iter().filter(|g| g.names_agent).count();
+    let stars = groups.iter().filter(|g| g.star).count();
+    if naming >= 2 || (naming == 0 && stars >= 2) {
+        found.insert("several-groups-match");
+    }
+    if allows.len() + disallows.len() >= 2 {
+        found.insert("several-rules");
+    }
+    if allows.iter().any(|a| disallows.contains(a)) {
+        found.insert("equal-length-allow-disallow");
+    }
+    found
+}
+
+#[derive(Default)]
+struct Group {
+    names_agent: bool,
+    star: bool,
+    rules: usize,
+}
+
+/// The product token of an agent string: what precedes the first `/` or space.
+fn product_token(agent: &str) -> &str {
+    agent.split(['/', ' ']).next().unwrap_or(agent)
+}
+
+fn is_token(value: &[u8]) -> bool {
+    !value.is_empty()
+        && value
+            .iter()
+            .all(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'-')
+}
+
+fn agent_value(value: &[u8], token: &str, found: &mut BTreeSet<&'static str>, group: &mut Group) {
+    if value == b"*" {
+        group.star = true;
+        return;
+    }
+    if !is_token(value) {
+        found.insert("ua-value-not-token");
+    }
+    let token = token.as_bytes();
+    // The value's own token (before `/` or a space), as lenient parsers read it.
+    let value_token = value
+        .split(|&b| b == b'/' || b == b' ')
+        .next()
+        .unwrap_or(value);
+    if value.eq_ignore_ascii_case(token) || value_token.eq_ignore_ascii_case(token) {
+        group.names_agent = true;
+        if value.iter().chain(token).any(u8::is_ascii_uppercase) {
+            found.insert("agent-case");
+        }
+    }
+    let prefix = |short: &[u8], long: &[u8]| {
+        short.len() < long.len() && long[..short.len()].eq_ignore_ascii_case(short)
+    };
+    if prefix(value_token, token) || prefix(token, value_token) {
+        found.insert("agent-prefix");
+    }
+}
+
+/// `key`, `value` (trimmed) and whether white space stood before the key or the colon.
+fn record(line: &[u8]) -> Option<(&[u8], &[u8], bool)> {
+    let colon = line.iter().position(|&b| b == b':')?;
+    let (key, value) = (&line[..colon], &line[colon + 1..]);
+    let trimmed = key.trim_ascii();
+    if trimmed.is_empty() || trimmed.iter().any(|b| b.is_ascii_whitespace()) {
+        return None;
+    }
+    let ws = key.first().is_some_and(u8::is_ascii_whitespace)
+        || key.last().is_some_and(u8::is_ascii_whitespace);
+    Some((trimmed, value.trim_ascii(), ws))
+}
+
+fn strip_bom(line: &[u8]) -> &[u8] {
+    line.strip_prefix(&[0xEF, 0xBB, 0xBF][..])
+        .or_else(|| line.strip_prefix(&[0xEF, 0xBB][..]))
+        .unwrap_or(line)
+}
+
+const KEYS: [&[u8]; 3] = [b"user-agent", b"allow", b"disallow"];
+
+/// `Disallow /x`, `user agent: x` and the like: a known key without its colon, or
+/// written with a space.
+fn known_key_without_colon(content: &[u8]) -> bool {
+    let lower = content.trim_ascii().to_ascii_lowercase();
+    KEYS.iter().any(|k| {
+        lower.starts_with(k) && lower.get(k.len()).is_some_and(|b| b.is_ascii_whitespace())
+    }) || lower.starts_with(b"user agent")
+}
+
+/// A key one or two edits away from a known one (not equal to it).
+fn close_to_known(key: &[u8]) -> bool {
+    KEYS.iter()
+        .any(|k| *k != key && edit_distance(k, key) <= 2 && key.len() >= 4)
+        || key == b"user agent"
+        || key == b"useragent"
+}
+
+fn edit_distance(a: &[u8], b: &[u8]) -> usize {
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.iter().enumerate() {
+        let mut row = vec![i + 1; b.len() + 1];
+        for (j, &y) in b.iter().enumerate() {
+            row[j + 1] = (prev[j] + usize::from(x != y))
+                .min(prev[j + 1] + 1)
+                .min(row[j] + 1);
+        }
+        prev = row;
+    }
+    prev[b.len()]
+}
+
+fn rule_features(value: &[u8], path: &str, found: &mut BTreeSet<&'static str>) {
+    if value.contains(&b'*') {
+        found.insert("star");
+    }
+    if value
+        .iter()
+        .position(|&b| b == b'$')
+        .is_some_and(|at| at + 1 < value.len())
+    {
+        found.insert("dollar-inside");
+    }
+    if value.ends_with(b"$") {
+        found.insert("dollar-end");
+    }
+    if !(value.starts_with(b"/") || value.starts_with(b"*")) {
+        found.insert("pattern-no-slash");
+    }
+    encoding_features(value, found);
+    // The literal prefix (up to a special character) against the path, ignoring case.
+    let literal = &value[..value
+        .iter()
+        .position(|&b| b == b'*' || b == b'$')
+        .unwrap_or(value.len())];
+    let path = path.as_bytes();
+    if literal.len() > 1
+        && path.len() >= literal.len()
+        && path[..literal.len()].eq_ignore_ascii_case(literal)
+        && &path[..literal.len()] != literal
+    {
+        found.insert("path-case");
+    }
+}
+
+const RESERVED: &[u8] = b":/?#[]@!$&'()*+,;=";
+
+fn encoding_features(bytes: &[u8], found: &mut BTreeSet<&'static str>) {
+    if bytes.iter().any(|b| !b.is_ascii()) {
+        found.insert("non-ascii");
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = |b: Option<&u8>| b.is_some_and(u8::is_ascii_hexdigit);
+            if hex(bytes.get(i + 1)) && hex(bytes.get(i + 2)) {
+                let (h, l) = (bytes[i + 1], bytes[i + 2]);
+                if h.is_ascii_lowercase() || l.is_ascii_lowercase() {
+                    found.insert("pct-lower-hex");
+                }
+                let value =
+                    u8::from_str_radix(&format!("{}{}", h as char, l as char), 16).unwrap_or(0);
+                if value.is_ascii_alphanumeric() || b"-._~".contains(&value) {
+                    found.insert("pct-unreserved");
+                } else if RESERVED.contains(&value) {
+                    found.insert("pct-reserved");
+                }
+                i += 3;
+                continue;
+            }
+            found.insert("lone-percent");
+        }
+        i += 1;
+    }
+}
+
+/// The path (with query) of an absolute URL, or the URL itself when it is a path.
+fn path_of(url: &str) -> String {
+    if url.starts_with('/') {
+        return url.to_string();
+    }
+    let Some(after) = url.find("://").map(|at| at + 3) else {
+        return url.to_string();
+    };
+    match url[after..].find(['/', '?']) {
+        Some(at) => url[after + at..].to_string(),
+        None => "/".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(body: &str, agent: &str, url: &str) -> BTreeSet<&'static str> {
+        features(body.as_bytes(), agent, url)
+    }
+
+    #[test]
+    fn group_features() {
+        let two = f(
+            "User-agent: examplebot\nDisallow: /a\nUser-agent: ExampleBot\nAllow: /b\n",
+            "examplebot",
+            "/a",
+        );
+        assert!(two.contains("several-groups-match") && two.contains("agent-case"));
+        assert!(f("User-agent: e\nDisallow: /\n", "examplebot", "/").contains("agent-prefix"));
+        assert!(f("User-agent: a\nUser-agent: b\nDisallow: /\n", "a", "/")
+            .contains("consecutive-agents"));
+        assert!(f(
+            "User-agent: a\nSitemap: x\nUser-agent: b\nDisallow: /\n",
+            "a",
+            "/"
+        )
+        .contains("record-between-agents"));
+        assert!(f("Disallow: /\nUser-agent: a\n", "a", "/").contains("orphan-rule"));
+        assert!(f("User-agent: a\n\nDisallow: /\n", "a", "/").contains("blank-in-group"));
+        assert!(!f(
+            "User-agent: a\nDisallow: /\n\nUser-agent: b\nDisallow: /\n",
+            "a",
+            "/"
+        )
+        .contains("blank-in-group"));
+        assert!(
+            f("User-agent: a\nDisallow: /\nUser-agent: b\n", "b", "/").contains("empty-last-group")
+        );
+        assert!(f("User-agent: a/1\nDisallow: /\n", "a", "/").contains("ua-value-not-token"));
+        assert!(f("User-agent: a\nDisallow: /\n", "a/1.0", "/").contains("agent-not-a-token"));
+    }
+
+    #[test]
+    fn syntax_features() {
+        assert!(f("User-agent: a\rDisallow: /\r", "a", "/").contains("lone-cr"));
+        assert!(!f("User-agent: a\r\nDisallow: /\r\n", "a", "/").contains("lone-cr"));
+        assert!(f("User-agent: a\nDisallow : /\n", "a", "/").contains("optional-ws"));
+        assert!(f("User-agent: a\nDisalow: /\n", "a", "/").contains("typo"));
+        assert!(f("User-agent: a\nDisallow /\n", "a", "/").contains("typo"));
+        assert!(!f("User-agent: a\nSitemap: /x\n", "a", "/").contains("typo"));
+        assert!(f("User-agent: a\nAllow:\n", "a", "/").contains("empty-pattern"));
+        assert!(f("\u{feff}User-agent: a\n", "a", "/").contains("bom"));
+    }
+
+    #[test]
+    fn rule_and_url_features() {
+        let x = f(
+            "User-agent: a\nAllow: /a*b$c\nDisallow: %2F\n",
+            "a",
+            "/A/./b//%7e%e3%zz",
+        );
+        for feature in [
+            "star",
+            "dollar-inside",
+            "pattern-no-slash",
+            "pct-reserved",
+            "pct-unreserved",
+            "pct-lower-hex",
+            "lone-percent",
+            "dot-or-empty-segment",
+            "several-rules",
+            "path-case",
+        ] {
+            assert!(x.contains(feature), "{feature}: {x:?}");
+        }
+        assert!(f("User-agent: a\nAllow: /ab\nDisallow: /cd\n", "a", "/")
+            .contains("equal-length-allow-disallow"));
+        for (name, _) in FEATURES {
+            assert!(is_feature(name));
+        }
+    }
+}
