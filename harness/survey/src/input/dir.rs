@@ -1,0 +1,69 @@
+//! A directory of robots.txt files, one per host, the file name being the host.
+//!
+//! The names are listed once (names only, not bodies) and sorted by their octets, so the
+//! order never depends on the file system. Each step opens one file and reads at most
+//! [`crate::BODY_LIMIT`] octets of it. Skipped, not errors: subdirectories (not searched),
+//! special files, hidden files (a name starting with `.`), and entries that vanish
+//! between the listing and the read. A name that is not UTF-8 is a non-fatal error.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::vec;
+
+use crate::error::{Error, Kind};
+use crate::file::{is_hidden, read_capped, Cut, SurveyFile};
+
+pub(crate) struct DirFiles {
+    names: vec::IntoIter<(std::ffi::OsString, PathBuf)>,
+}
+
+impl DirFiles {
+    pub(crate) fn open(path: &Path) -> Result<DirFiles, Error> {
+        let location = path.display().to_string();
+        let mut names = Vec::new();
+        for entry in fs::read_dir(path).map_err(|err| Error::io(location.clone(), err))? {
+            let entry = entry.map_err(|err| Error::io(location.clone(), err))?;
+            names.push((entry.file_name(), entry.path()));
+        }
+        names.sort();
+        Ok(DirFiles {
+            names: names.into_iter(),
+        })
+    }
+}
+
+impl Iterator for DirFiles {
+    type Item = Result<SurveyFile, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let (name, path) = self.names.next()?;
+            let source = path.display().to_string();
+            // Follows symbolic links: a link to a file is that file.
+            match fs::metadata(&path) {
+                Ok(meta) if meta.is_file() => {}
+                Ok(_) => continue,
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(err) => return Some(Err(Error::new(source, Kind::Unreadable(err)))),
+            }
+            let Some(host) = name.to_str() else {
+                return Some(Err(Error::new(source, Kind::NonUtf8Name)));
+            };
+            if is_hidden(host) {
+                continue;
+            }
+            let read = fs::File::open(&path).and_then(|mut file| read_capped(&mut file));
+            return Some(match read {
+                Ok((body, cut)) => Ok(SurveyFile {
+                    host: host.to_owned(),
+                    status: None,
+                    body,
+                    source,
+                    cut: cut.then_some(Cut::Limit),
+                }),
+                // A read error is one file's problem: go on with the next.
+                Err(err) => Err(Error::new(source, Kind::Unreadable(err))),
+            });
+        }
+    }
+}

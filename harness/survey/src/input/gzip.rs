@@ -1,0 +1,144 @@
+//! A multi-member gzip stream that remembers where each member starts.
+//!
+//! Common Crawl (and warcio, and most WARC writers) compress each WARC record as a gzip
+//! member of its own, and their indexes locate a record by its member's offset in the
+//! compressed file. [`GzMembers`] decompresses the members one after the other, like
+//! `flate2`'s `MultiGzDecoder`, and records for each the compressed offset and the
+//! decompressed offset it starts at, so a record's decompressed offset can be turned back
+//! into the offset of its member.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Read};
+
+use flate2::bufread::GzDecoder;
+
+use crate::input::counting::Counting;
+
+/// Where one gzip member starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Member {
+    /// Offset of the member in the compressed stream.
+    pub(crate) compressed: u64,
+    /// Offset in the decompressed stream of the member's first octet.
+    pub(crate) decompressed: u64,
+}
+
+pub(crate) struct GzMembers<R: BufRead> {
+    state: State<R>,
+    /// Decompressed octets produced so far.
+    produced: u64,
+    /// Members that may still hold a record start not yet located, oldest first.
+    members: VecDeque<Member>,
+}
+
+enum State<R: BufRead> {
+    /// Between members.
+    Between(Counting<R>),
+    /// Inside a member.
+    Inside(GzDecoder<Counting<R>>),
+    /// After an error, or while switching.
+    Done,
+}
+
+impl<R: BufRead> GzMembers<R> {
+    pub(crate) fn new(inner: R) -> GzMembers<R> {
+        GzMembers {
+            state: State::Between(Counting::new(inner)),
+            produced: 0,
+            members: VecDeque::new(),
+        }
+    }
+
+    /// The member that decompressed offset `offset` lies in, forgetting the members
+    /// before it: offsets must be asked for in increasing order.
+    pub(crate) fn member_of(&mut self, offset: u64) -> Option<Member> {
+        while self.members.len() > 1 && self.members[1].decompressed <= offset {
+            self.members.pop_front();
+        }
+        self.members.front().copied()
+    }
+}
+
+impl<R: BufRead> Read for GzMembers<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            match std::mem::replace(&mut self.state, State::Done) {
+                State::Done => return Ok(0),
+                State::Between(mut inner) => {
+                    if inner.fill_buf()?.is_empty() {
+                        self.state = State::Between(inner);
+                        return Ok(0);
+                    }
+                    self.members.push_back(Member {
+                        compressed: inner.position(),
+                        decompressed: self.produced,
+                    });
+                    self.state = State::Inside(GzDecoder::new(inner));
+                }
+                State::Inside(mut decoder) => {
+                    let n = decoder.read(buf)?;
+                    if n > 0 {
+                        self.produced += n as u64;
+                        self.state = State::Inside(decoder);
+                        return Ok(n);
+                    }
+                    // The member ended (trailer read): the next one may follow.
+                    self.state = State::Between(decoder.into_inner());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::write::GzEncoder;
+    use flate2::Compression;
+    use std::io::Write;
+
+    fn member(data: &[u8]) -> Vec<u8> {
+        let mut e = GzEncoder::new(Vec::new(), Compression::default());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn members_and_offsets() {
+        let a = member(b"hello ");
+        let b = member(b"");
+        let c = member(b"world");
+        let all = [a.clone(), b.clone(), c].concat();
+        let mut gz = GzMembers::new(&all[..]);
+        let mut out = Vec::new();
+        gz.read_to_end(&mut out).unwrap();
+        assert_eq!(out, b"hello world");
+        assert_eq!(
+            gz.member_of(0),
+            Some(Member {
+                compressed: 0,
+                decompressed: 0
+            })
+        );
+        // The empty member and the third both start at decompressed 6: the later wins.
+        assert_eq!(
+            gz.member_of(6),
+            Some(Member {
+                compressed: (a.len() + b.len()) as u64,
+                decompressed: 6
+            })
+        );
+    }
+
+    #[test]
+    fn garbage_after_members_is_an_error() {
+        let all = [member(b"x"), b"not gzip".to_vec()].concat();
+        let mut out = Vec::new();
+        assert!(GzMembers::new(&all[..]).read_to_end(&mut out).is_err());
+        let truncated = &member(b"some text to compress")[..10];
+        assert!(GzMembers::new(truncated).read_to_end(&mut out).is_err());
+    }
+}

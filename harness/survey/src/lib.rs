@@ -1,0 +1,95 @@
+//! reptest's survey inputs: real robots.txt files, read from a directory, a tar archive or
+//! WARC files, and the queries derived from them.
+//!
+//! A *survey* runs real files through the implementations and measures where they
+//! disagree. This crate is its first layer: it turns an input into a stream of
+//! [`SurveyFile`]s (host, HTTP status, body, where it came from) and each file into
+//! [`SurveyQuery`]s (agent, URL, the method that made it). Running the queries is the
+//! runner's job, not this crate's.
+//!
+//! ```
+//! # fn main() -> Result<(), reptest_survey::Error> {
+//! # let dir = tempfile::tempdir().unwrap();
+//! # std::fs::write(dir.path().join("example.com"), "User-agent: *\nDisallow: /private/\n").unwrap();
+//! # let input = dir.path();
+//! for file in reptest_survey::open(input)? {
+//!     let file = file?;
+//!     let branch = reptest_survey::AccessBranch::of(file.status);
+//!     for query in reptest_survey::derive(&file, 2024, 20) {
+//!         // ... ask every implementation: may query.agent fetch query.url on file.host?
+//!         # let _ = (&query, branch);
+//!     }
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Inputs
+//!
+//! [`open`] picks the reader from the path ([`Format::of_path`]); any other path is an
+//! error. Whether a tar or WARC stream is gzip-compressed is told by its first two
+//! octets, so a misnamed file still reads.
+//!
+//! * **A directory**: one file per host, the file name being the host. Its regular files
+//!   (symbolic links followed) are read in the order of their names' octets;
+//!   subdirectories are skipped, not searched, and so are hidden files (a name starting
+//!   with `.`).
+//! * **A `.tar`, `.tar.gz` or `.tgz`**: each regular member is a file, its host the last
+//!   component of the member's path. Directories, links, special members and hidden
+//!   names are skipped.
+//! * **A `.warc` or `.warc.gz`** in the format of Common Crawl's robots.txt subset:
+//!   every `WARC-Type: response` record whose payload is an HTTP response is a file.
+//!   The host comes from `WARC-Target-URI` (lowercased; userinfo and the scheme's default
+//!   port removed), the status from the stored status line, the body is the stored
+//!   entity body: de-chunked if the stored head says `Transfer-Encoding: chunked`, then
+//!   decompressed if it says `Content-Encoding: gzip`, `x-gzip` or `deflate` (Common
+//!   Crawl stores bodies decoded and renames those fields `X-Crawler-...`, which are then
+//!   left alone). The body of a non-2xx response is kept as well. Other records
+//!   (`warcinfo`, `request`, `metadata`, `revisit`, ...) are skipped. A compressed file
+//!   is read gzip member after gzip member (Common Crawl writes one per record), and a
+//!   record's [`SurveyFile::source`] is the offset of the member it starts in: the
+//!   offset Common Crawl's indexes give. The `warc` crate's header grammar
+//!   (`warc::parser::headers`) parses each record's header block; the record framing
+//!   is this crate's, because the `warc` crate's record iterators fall short on
+//!   untrusted input: `Record::header` panics on a non-UTF-8 field value (a
+//!   `WARC-Target-URI` with a raw octet from 0x80), a header block is read without a
+//!   limit, a stream cut inside a header block reads as complete, an error at the end
+//!   of the stream repeats forever, and records carry no offset.
+//!
+//! Every reader streams: it holds one body at a time, at most [`BODY_LIMIT`] (1 MiB)
+//! octets of it, twice the 500 KiB a parser must read (RFC 9309 §2.5); a longer body is
+//! cut and marked [`Cut::Limit`], and a body the archive itself stored incomplete is
+//! marked [`Cut::Archive`]. No input makes a reader panic: a truncated archive, a garbage
+//! WARC stream or a binary body gives an [`Error`] or a skipped record.
+//! [`Error::is_fatal`] tells whether the iteration goes on after it.
+//!
+//! [`StatusFamily`] and [`AccessBranch`] classify a WARC record's status for the status
+//! table: 2xx/3xx/4xx/5xx/other, and which branch of the access method of RFC 9309
+//! §2.3.1 applies (success: rules apply; redirect; 4xx unavailable: MAY access any
+//! resources; 5xx unreachable: MUST assume complete disallow).
+//!
+//! # Queries
+//!
+//! [`derive`](fn@derive) makes `per_file` distinct (agent, URL) queries from one file,
+//! deterministically from a seed, the host and the body: URLs from the file's own
+//! rules (prefixes, child segments, wildcard expansions, `$` boundaries,
+//! percent-encoding variants), a fixed set of common paths ([`COMMON_PATHS`]), for a
+//! fixed set of agents ([`GENERIC_AGENTS`], [`CRAWLER_AGENTS`]) and the ones the file
+//! names. The method is specified in full in the documentation of [`derive`](fn@derive)'s module,
+//! [`queries`].
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod error;
+mod file;
+mod input;
+pub mod queries;
+pub mod status;
+
+pub use error::Error;
+pub use file::{Cut, SurveyFile, BODY_LIMIT};
+pub use input::{open, Files, Format};
+pub use queries::{
+    derive, SurveyQuery, COMMON_PATHS, CRAWLER_AGENTS, GENERIC_AGENTS, MAX_FILE_AGENTS, ORIGINS,
+};
+pub use status::{AccessBranch, StatusFamily};
