@@ -1,0 +1,389 @@
+//! The description of a crawler: a name, a command-line template, environment variables,
+//! a time limit, and the registry package it is pinned at.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::error::Error;
+
+/// A real crawler, judged as a black box: how to start it against a start page.
+///
+/// The command line is a template: each argument (and each environment value) may hold
+/// the placeholders
+///
+/// - `{start_url}`: the site's start page, `http://127.a.b.c:PORT/`, which links every
+///   queried page;
+/// - `{agent}`: the product token the crawler must present (as its `User-Agent`) and obey
+///   (RFC 9309 §2.2.1);
+/// - `{workdir}`: a fresh, empty temporary directory for this run, removed afterwards
+///   (also the run's current directory).
+///
+/// Any other `{word}` of lowercase letters, `_` and `-` is refused, so a typo cannot silently
+/// reach the crawler; other braces (JSON, a shell's `${name}`) are passed as they are. No shell is
+/// involved: each template argument is one argument.
+///
+/// ```
+/// use std::time::Duration;
+/// use reptest_site::crawl::Crawler;
+///
+/// let crawler = Crawler::new("curl", ["curl", "-A", "{agent}", "-o", "{workdir}/page", "{start_url}"])
+///     .with_env("HOME", "{workdir}")
+///     .with_time_limit(Duration::from_secs(5));
+/// assert_eq!(crawler.program(), "curl");
+/// assert!(crawler.validate().is_ok());
+/// assert!(Crawler::new("typo", ["x", "{start-url}", "{agnet}"]).validate().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Crawler {
+    name: String,
+    command: Vec<String>,
+    env: Vec<(String, String)>,
+    time_limit: Duration,
+    package: Option<Package>,
+}
+
+/// The registry package a crawler is pinned at, e.g. Debian's `wget` at
+/// `1.21.3-1+deb12u1`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Package {
+    /// The registry: `apt` (Debian), `pypi`, `go`.
+    pub registry: String,
+    /// The package's name in that registry.
+    pub name: String,
+    /// The pinned version.
+    pub version: String,
+}
+
+/// The placeholders a template may use.
+const PLACEHOLDERS: [&str; 3] = ["start_url", "agent", "workdir"];
+
+/// What the placeholders stand for in one run.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Values<'a> {
+    pub(crate) start_url: &'a str,
+    pub(crate) agent: &'a str,
+    pub(crate) workdir: &'a str,
+}
+
+impl Crawler {
+    /// The default per-run time limit.
+    pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+    /// A crawler named `name` started by `command` (the program, then its arguments), with
+    /// no extra environment and [`DEFAULT_TIME_LIMIT`](Self::DEFAULT_TIME_LIMIT).
+    pub fn new<S: Into<String>>(
+        name: impl Into<String>,
+        command: impl IntoIterator<Item = S>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            command: command.into_iter().map(Into::into).collect(),
+            env: Vec::new(),
+            time_limit: Self::DEFAULT_TIME_LIMIT,
+            package: None,
+        }
+    }
+
+    /// The same crawler with the environment variable `key` set to `value` (a template
+    /// too). The rest of the environment is reptest's, minus the proxy variables
+    /// (`http_proxy` and the like), so requests go straight to loopback.
+    pub fn with_env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// The same crawler with this per-run time limit: at the limit, its process group is
+    /// sent SIGTERM, and SIGKILL 2 s later.
+    pub fn with_time_limit(mut self, time_limit: Duration) -> Self {
+        self.time_limit = time_limit;
+        self
+    }
+
+    /// The same crawler, pinned at this registry package.
+    pub fn with_package(mut self, package: Package) -> Self {
+        self.package = Some(package);
+        self
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The command-line template: the program, then its arguments.
+    pub fn command(&self) -> &[String] {
+        &self.command
+    }
+
+    /// The program (the template's first element; empty if there is none).
+    pub fn program(&self) -> &str {
+        self.command.first().map_or("", String::as_str)
+    }
+
+    /// The extra environment variables (templates), in order.
+    pub fn env(&self) -> &[(String, String)] {
+        &self.env
+    }
+
+    /// The per-run time limit.
+    pub fn time_limit(&self) -> Duration {
+        self.time_limit
+    }
+
+    /// The registry package it is pinned at, if any.
+    pub fn package(&self) -> Option<&Package> {
+        self.package.as_ref()
+    }
+
+    /// Checks that it can be run as written: a program, known placeholders only, a time
+    /// limit above zero.
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.program().is_empty() {
+            return Err(Error::crawler(format!(
+                "{}: the command has no program",
+                self.name
+            )));
+        }
+        if self.time_limit.is_zero() {
+            return Err(Error::crawler(format!(
+                "{}: the time limit must be more than zero",
+                self.name
+            )));
+        }
+        let templates = self
+            .command
+            .iter()
+            .chain(self.env.iter().map(|(_, value)| value));
+        for template in templates {
+            if let Some(unknown) = unknown_placeholder(template) {
+                return Err(Error::crawler(format!(
+                    "{}: unknown placeholder {{{unknown}}} in {template:?} (known: {{start_url}}, \
+                     {{agent}}, {{workdir}})",
+                    self.name
+                )));
+            }
+        }
+        for (key, _) in &self.env {
+            if key.is_empty() || key.contains(['=', '\0']) {
+                return Err(Error::crawler(format!(
+                    "{}: {key:?} is not an environment variable name",
+                    self.name
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether its program can be found: a path that is an executable file, or a name
+    /// found on `PATH` (what `command -v` does).
+    pub fn is_installed(&self) -> bool {
+        find_program(self.program()).is_some()
+    }
+
+    /// The command line with the placeholders filled in.
+    pub(crate) fn expand_command(&self, values: Values<'_>) -> Vec<String> {
+        self.command.iter().map(|arg| expand(arg, values)).collect()
+    }
+
+    /// The extra environment with the placeholders filled in.
+    pub(crate) fn expand_env(&self, values: Values<'_>) -> Vec<(String, String)> {
+        self.env
+            .iter()
+            .map(|(key, value)| (key.clone(), expand(value, values)))
+            .collect()
+    }
+}
+
+impl Package {
+    /// A Debian package at a version (`apt`).
+    pub fn apt(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            registry: "apt".to_owned(),
+            name: name.into(),
+            version: version.into(),
+        }
+    }
+
+    /// The shell command that installs it at its version.
+    ///
+    /// ```
+    /// use reptest_site::crawl::Package;
+    ///
+    /// assert_eq!(
+    ///     Package::apt("wget", "1.21.3-1+deb12u1").install_command(),
+    ///     "apt-get update && apt-get install -y wget=1.21.3-1+deb12u1"
+    /// );
+    /// ```
+    pub fn install_command(&self) -> String {
+        match self.registry.as_str() {
+            "apt" => format!(
+                "apt-get update && apt-get install -y {}={}",
+                self.name, self.version
+            ),
+            "pypi" => format!("pip install {}=={}", self.name, self.version),
+            "go" => format!("go install {}@{}", self.name, self.version),
+            other => format!("install {} {} from {other}", self.name, self.version),
+        }
+    }
+
+    /// The version installed on this machine, where the registry's local database says
+    /// (`dpkg-query` for `apt`); `None` when it is not installed or cannot be asked.
+    pub fn installed_version(&self) -> Option<String> {
+        if self.registry != "apt" {
+            return None;
+        }
+        let output = std::process::Command::new("dpkg-query")
+            .args(["-W", "-f=${Version}", &self.name])
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        let version = String::from_utf8(output.stdout).ok()?;
+        (output.status.success() && !version.is_empty()).then_some(version)
+    }
+}
+
+/// Fills in every known placeholder, in one pass (a value holding `{agent}` stays as
+/// it is).
+fn expand(template: &str, values: Values<'_>) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        rest = &rest[open..];
+        let value = [
+            ("{start_url}", values.start_url),
+            ("{agent}", values.agent),
+            ("{workdir}", values.workdir),
+        ]
+        .into_iter()
+        .find(|(placeholder, _)| rest.starts_with(placeholder));
+        match value {
+            Some((placeholder, value)) => {
+                out.push_str(value);
+                rest = &rest[placeholder.len()..];
+            }
+            None => {
+                out.push('{');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The first `{word}` (lowercase letters, `_` and `-`) that is not a known placeholder.
+fn unknown_placeholder(template: &str) -> Option<&str> {
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        // `${name}` is a shell's parameter expansion (in an `sh -c` script), never ours.
+        let shell = rest[..open].ends_with('$');
+        rest = &rest[open + 1..];
+        let Some(close) = rest.find('}') else { break };
+        let word = &rest[..close];
+        let is_word = !shell
+            && !word.is_empty()
+            && word
+                .bytes()
+                .all(|byte| byte.is_ascii_lowercase() || byte == b'_' || byte == b'-');
+        if is_word && !PLACEHOLDERS.contains(&word) {
+            return Some(word);
+        }
+    }
+    None
+}
+
+/// Where `program` is: itself if it names a path, else the first match on `PATH`.
+pub(crate) fn find_program(program: &str) -> Option<PathBuf> {
+    if program.is_empty() {
+        return None;
+    }
+    if program.contains('/') {
+        return is_executable(Path::new(program)).then(|| PathBuf::from(program));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path)
+        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+}
+
+/// Checks the agent: non-empty, without control characters (it is sent as a header).
+pub(crate) fn check_agent(agent: &str) -> Result<(), Error> {
+    if agent.is_empty() || agent.chars().any(char::is_control) {
+        return Err(Error::crawler(format!(
+            "agent {agent:?} must be non-empty and without control characters"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_filled_everywhere_and_unknown_ones_refused() {
+        let crawler = Crawler::new("c", ["prog", "-U", "{agent}", "--url={start_url}", "{}"])
+            .with_env("OUT", "{workdir}/out");
+        crawler.validate().unwrap();
+        let values = Values {
+            start_url: "http://127.0.0.2:9/",
+            agent: "Bot",
+            workdir: "/tmp/w",
+        };
+        assert_eq!(
+            crawler.expand_command(values),
+            ["prog", "-U", "Bot", "--url=http://127.0.0.2:9/", "{}"]
+        );
+        assert_eq!(
+            crawler.expand_env(values),
+            [("OUT".into(), "/tmp/w/out".into())]
+        );
+        let tricky = Values {
+            agent: "{workdir}",
+            ..values
+        };
+        assert_eq!(expand("{agent}{{agent}", tricky), "{workdir}{{workdir}");
+        for bad in ["{start-url}", "x{agnet}", "{work_dir}"] {
+            let error = Crawler::new("c", ["prog", bad]).validate().unwrap_err();
+            assert!(error.is_invalid_crawler(), "{bad}: {error}");
+        }
+        assert!(Crawler::new("c", ["prog", r#"{"json": 1}"#])
+            .validate()
+            .is_ok());
+        assert!(Crawler::new("c", ["sh", "-c", "echo ${http_proxy-unset}"])
+            .validate()
+            .is_ok());
+    }
+
+    #[test]
+    fn empty_commands_zero_limits_and_bad_agents_are_refused() {
+        assert!(Crawler::new("c", Vec::<String>::new()).validate().is_err());
+        assert!(Crawler::new("c", ["x"])
+            .with_time_limit(Duration::ZERO)
+            .validate()
+            .is_err());
+        assert!(Crawler::new("c", ["x"])
+            .with_env("A=B", "1")
+            .validate()
+            .is_err());
+        assert!(check_agent("").is_err());
+        assert!(check_agent("Bot\r\nX: y").is_err());
+        assert!(check_agent("ReptestBot/1.0").is_ok());
+    }
+
+    #[test]
+    fn programs_are_found_on_path_or_by_path() {
+        assert!(find_program("sh").is_some());
+        assert!(find_program("/bin/sh").is_some());
+        assert!(find_program("reptest-no-such-program").is_none());
+        assert!(find_program("").is_none());
+    }
+}

@@ -1,0 +1,67 @@
+//! Real crawlers, judged as black boxes.
+//!
+//! A [`Crawler`] is a command-line template. For one scenario and one product token,
+//! [`Crawler::run`] starts a [`Site`](crate::Site) whose start page links every queried
+//! page (the scenario's `pages`), starts the crawler against that start page with the
+//! token as its agent, waits for it to finish (or ends it at its time limit), stops the
+//! site, and judges from the request log alone: a queried page the crawler fetched (GET,
+//! whatever the status) is [`Verdict::Allowed`], one it did not fetch is
+//! [`Verdict::Disallowed`]. The [`CrawlReport`] also says whether it requested
+//! `/robots.txt` at all, every request it made, how it exited, and the last lines of its
+//! output.
+//!
+//! The verdicts are observations, not judgements against the RFC; comparing them with
+//! the expected ones (for a 2xx, §2.3.1.1: "MUST follow the parseable rules"; for a 4xx,
+//! §2.3.1.3: "MAY access any resources on the server"; for a 5xx or an unreachable
+//! server, §2.3.1.4: "MUST assume complete disallow"; after more than five redirects,
+//! §2.3.1.2: "MAY assume that the robots.txt file is unavailable") is the caller's.
+//!
+//! # Processes
+//!
+//! The crawler runs as the leader of a process group of its own, with stdin closed, in a
+//! fresh work directory, with the proxy variables removed from its environment. At its
+//! time limit the whole group gets SIGTERM, and SIGKILL 2 s later; processes left behind
+//! by a leader that exited are ended the same way. A guard ends the group when a running
+//! [`Crawl`] is dropped, also while unwinding from a panic, so no process of a run
+//! outlives it. A process that leaves the group (`setsid`, or a daemon that double-forks
+//! into a new session) escapes this; none of the crawlers defined here does. A signal that
+//! kills reptest itself runs no destructor: a binary should call [`kill_running`] from its
+//! Ctrl-C handler.
+//!
+//! Output is read on two threads that keep at most the last 20 lines, each cut at about
+//! 300 bytes, and discard the rest, so a crawler flooding its output costs no memory.
+//!
+//! # Crawlers
+//!
+//! [`wget`] (GNU Wget, `-r`), [`httrack`], each pinned at a Debian version
+//! ([`Package`]), and [`ignore_robots_fixture`], a script that ignores robots.txt (the
+//! control).
+//!
+//! ```
+//! use reptest_site::{crawl::{Crawler, Verdict}, Scenario};
+//!
+//! let scenario = Scenario::new(200, "User-agent: *\nDisallow: /private\n")
+//!     .with_pages(["/private", "/public"]);
+//! // A "crawler" that only names its start page on stderr, and fetches nothing.
+//! let echo = Crawler::new("echo", ["sh", "-c", r#"echo "start: $0" >&2"#, "{start_url}"]);
+//! let report = echo.run(&scenario, "ReptestBot")?;
+//! assert_eq!(report.verdict("/public"), Some(Verdict::Disallowed));
+//! assert!(!report.fetched_robots && report.request_count() == 0);
+//! assert!(report.stderr_tail[0].starts_with("start: http://127."));
+//! # Ok::<(), reptest_site::Error>(())
+//! ```
+
+mod capture;
+mod crawler;
+mod group;
+mod judge;
+mod known;
+mod run;
+
+pub use crawler::{Crawler, Package};
+pub use group::kill_running;
+pub use judge::{PageVerdict, Verdict};
+pub use known::{
+    httrack, ignore_robots_fixture, wget, HTTRACK_VERSION, IGNORE_ROBOTS_SCRIPT, WGET_VERSION,
+};
+pub use run::{Crawl, CrawlReport, Exit};

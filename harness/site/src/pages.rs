@@ -1,0 +1,58 @@
+//! The HTML the site serves besides the robots.txt: the start page and the linked pages.
+
+use std::fmt::Write as _;
+
+/// The start page `/`: one `<a href>` per page, in order, each path once.
+pub(crate) fn start_page(pages: &[String]) -> String {
+    let mut html = String::from(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>reptest start page</title>\
+         </head>\n<body>\n<ul>\n",
+    );
+    let mut seen = std::collections::HashSet::new();
+    for page in pages.iter().filter(|page| seen.insert(page.as_str())) {
+        let escaped = escape(page);
+        let _ = writeln!(html, "<li><a href=\"{escaped}\">{escaped}</a></li>");
+    }
+    html.push_str("</ul>\n</body></html>\n");
+    html
+}
+
+/// A linked page: small HTML naming its own path, with no links.
+pub(crate) fn page(path: &str) -> String {
+    let escaped = escape(path);
+    format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{escaped}</title></head>\n\
+         <body><p>reptest page {escaped}</p></body></html>\n"
+    )
+}
+
+/// The body of every 404.
+pub(crate) const NOT_FOUND: &str = "not found\n";
+
+/// Escapes text for an HTML attribute value or text node.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_page_links_each_page_once_escaped() {
+        let html = start_page(&["/a?b=1&c=2".into(), "/x".into(), "/x".into()]);
+        assert!(html.contains("<a href=\"/a?b=1&amp;c=2\">"));
+        assert_eq!(html.matches("<a href=\"/x\">").count(), 1);
+    }
+}
