@@ -235,7 +235,7 @@ impl fmt::Display for Dimension {
 }
 
 /// How the robots.txt was obtained (RFC 9309 §2.3.1, §2.4).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct Fetch {
     /// The final HTTP status; `None` with a cache and no network error means "not fetched again".
     pub status: Option<u16>,

@@ -6,7 +6,9 @@
 //!   the build found an installed copy, see `build.rs`);
 //! - the robots.txt crates from crates.io, in process (feature `crates`);
 //! - [`external`] programs in any language over protocol v1 (feature `external`), and
-//!   [`eval`], the protocol's JSON lines answered by any implementation.
+//!   [`eval`], the protocol's JSON lines answered by any implementation;
+//! - real crawlers judged as black boxes on the loopback site (feature `crawlers`,
+//!   `reptest-site`): `crawler-wget`, `crawler-httrack`.
 //!
 //! ```
 //! let reference = reptest_adapters::one("reference").unwrap();
@@ -95,6 +97,13 @@ impl Registry {
         // External adapters last (harness/external/*/adapters.toml, REPTEST_ADAPTERS).
         #[cfg(feature = "external")]
         all.extend(external::all_with(&self.handshakes));
+        // Crawlers after them (harness/site/src/crawl/).
+        #[cfg(feature = "crawlers")]
+        all.extend(
+            reptest_site::crawl::implementations()
+                .into_iter()
+                .map(|c| Box::new(c) as Box<dyn Implementation>),
+        );
         all
     }
 

@@ -246,6 +246,7 @@ fn questions_section(page: &mut String, report: &Report) {
                 QuestionVerdict::Right => "ok",
                 QuestionVerdict::Wrong => "bad",
                 QuestionVerdict::NoVerdict => "none",
+                QuestionVerdict::NotJudged => continue,
             };
             let _ = write!(
                 page,

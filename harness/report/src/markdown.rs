@@ -656,6 +656,9 @@ fn questions(out: &mut String, report: &Report, order: &[usize]) {
             else {
                 continue;
             };
+            if answer.verdict == QuestionVerdict::NotJudged {
+                continue;
+            }
             let upstream: Vec<String> = q
                 .upstream
                 .iter()

@@ -89,8 +89,11 @@ pub enum QuestionVerdict {
     Right,
     /// At least one failed.
     Wrong,
-    /// None was judged.
+    /// None was judged: every answer was an error, a timeout or a crash.
     NoVerdict,
+    /// It cannot express any of the question's queries (each one `unsupported`: a
+    /// crawler on a plain body, a parser on a fetch outcome); left out of the tables.
+    NotJudged,
 }
 
 impl QuestionVerdict {
@@ -100,6 +103,7 @@ impl QuestionVerdict {
             QuestionVerdict::Right => "right",
             QuestionVerdict::Wrong => "wrong",
             QuestionVerdict::NoVerdict => "no verdict",
+            QuestionVerdict::NotJudged => "not judged",
         }
     }
 }
@@ -762,8 +766,10 @@ fn questions(
                         QuestionVerdict::Wrong
                     } else if tally.pass > 0 {
                         QuestionVerdict::Right
-                    } else {
+                    } else if tally.no_verdict > 0 {
                         QuestionVerdict::NoVerdict
+                    } else {
+                        QuestionVerdict::NotJudged
                     };
                     QuestionAnswer {
                         verdict,

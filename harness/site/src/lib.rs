@@ -19,7 +19,7 @@
 //! - **a network fault** instead of a clean response ([`Fault`]): connection refused,
 //!   reset mid-body, or a response that never completes;
 //! - **pages**: URL paths that answer 200 with a small HTML page, all linked from the
-//!   start page `/`, so a crawler that obeys nothing fetches every one of them. Any other
+//!   start page (`/reptest-start.html`, so that `/` can be a page), so a crawler that obeys nothing fetches every one of them. Any other
 //!   path answers 404.
 //!
 //! A [`Site`] starts a scenario ([`Site::start`], or [`Options::start`] to choose the
@@ -85,6 +85,7 @@ pub mod crawl;
 mod error;
 mod faults;
 mod log;
+mod fetch;
 mod pages;
 mod plan;
 mod respond;
@@ -92,6 +93,8 @@ mod scenario;
 mod server;
 
 pub use error::Error;
+pub use fetch::scenario_for;
 pub use log::Request;
+pub use pages::START_PATH;
 pub use scenario::{Body, Fault, Redirect, Response, Scenario};
 pub use server::{Options, Site, StopReason, Stopped};

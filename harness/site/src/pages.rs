@@ -2,7 +2,11 @@
 
 use std::fmt::Write as _;
 
-/// The start page `/`: one `<a href>` per page, in order, each path once.
+/// Where the start page is served: not `/`, so that `/` can be a page of its own (a
+/// crawler always fetches the page it is started on, whatever the rules say).
+pub const START_PATH: &str = "/reptest-start.html";
+
+/// The start page [`START_PATH`]: one `<a href>` per page, in order, each path once.
 pub(crate) fn start_page(pages: &[String]) -> String {
     let mut html = String::from(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>reptest start page</title>\

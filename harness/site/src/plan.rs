@@ -107,7 +107,7 @@ impl Plan {
             routes[from].insert(hop_path(k), Route::Redirect { status, location });
         }
         routes[chain.last].insert(hop_path(chain.hops.len()), Route::Robots);
-        routes[FIRST].entry("/".to_owned()).or_insert(Route::Start);
+        routes[FIRST].insert(pages::START_PATH.to_owned(), Route::Start);
         for page in &scenario.pages {
             routes[FIRST].entry(page.clone()).or_insert(Route::Page);
         }
@@ -218,6 +218,10 @@ mod tests {
         let plan = Plan::new(&scenario, &origins()).unwrap();
         assert!(matches!(plan.route(FIRST, "/a?b=1"), Some(Route::Page)));
         assert!(plan.route(FIRST, "/a").is_none());
-        assert!(matches!(plan.route(FIRST, "/"), Some(Route::Start)));
+        assert!(matches!(
+            plan.route(FIRST, pages::START_PATH),
+            Some(Route::Start)
+        ));
+        assert!(plan.route(FIRST, "/").is_none());
     }
 }

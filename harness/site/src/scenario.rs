@@ -55,8 +55,8 @@ use crate::error::Error;
 #[serde(default, deny_unknown_fields)]
 pub struct Scenario {
     /// URL paths (with an optional query) that answer 200 with a small HTML page, each
-    /// linked from the start page `/`. Reserved, hence refused: `/robots.txt` and
-    /// anything under `/hop/`.
+    /// linked from the start page ([`START_PATH`](crate::START_PATH)). Reserved, hence
+    /// refused: `/robots.txt`, the start page and anything under `/hop/`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<String>,
     /// A network fault that replaces or cuts the final response.
@@ -223,9 +223,11 @@ fn check_page(page: &str) -> Result<(), Error> {
         )));
     }
     let path = page.split('?').next().unwrap_or(page);
-    if path == "/robots.txt" || path.starts_with("/hop/") {
+    if path == "/robots.txt" || path == crate::pages::START_PATH || path.starts_with("/hop/") {
         return Err(Error::invalid(format!(
-            "page {page:?} is reserved (/robots.txt and /hop/... serve the robots.txt)"
+            "page {page:?} is reserved (/robots.txt and /hop/... serve the robots.txt, {} is \
+             the start page)",
+            crate::pages::START_PATH
         )));
     }
     Ok(())

@@ -270,9 +270,10 @@ impl Site {
         format!("{}/robots.txt", self.origin)
     }
 
-    /// `{origin}/`: the start page linking every page.
+    /// `{origin}/reptest-start.html` ([`START_PATH`](crate::START_PATH)): the start page
+    /// linking every page.
     pub fn start_url(&self) -> String {
-        format!("{}/", self.origin)
+        format!("{}{}", self.origin, crate::pages::START_PATH)
     }
 
     /// `{origin}{path}`, for a page path such as `/a?b=1`.

@@ -333,7 +333,10 @@ fn the_crawler_gets_its_placeholders_environment_and_work_directory() {
     let workdir = workdir.to_str().unwrap();
     assert_eq!(
         report.stdout_tail,
-        [format!("{origin}/|{AGENT}|{workdir}|{workdir}|unset")]
+        [format!(
+            "{origin}{}|{AGENT}|{workdir}|{workdir}|unset",
+            reptest_site::START_PATH
+        )]
     );
     assert!(
         !std::path::Path::new(workdir).exists(),

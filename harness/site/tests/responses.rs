@@ -116,7 +116,7 @@ fn the_log_records_method_origin_path_and_user_agent() {
         [
             ("GET", origin, "/robots.txt", Some(AGENT)),
             ("GET", origin, "/a?b=1", Some(AGENT)),
-            ("HEAD", origin, "/", Some(AGENT)),
+            ("HEAD", origin, reptest_site::START_PATH, Some(AGENT)),
             (
                 "GET",
                 origin,

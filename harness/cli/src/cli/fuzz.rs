@@ -87,7 +87,7 @@ pub fn run(args: Args) -> Outcome {
         },
         ..Default::default()
     });
-    let implementations = super::selected_from(&registry, &args.implementations)?;
+    let implementations = super::selected_for_bodies(&registry, &args.implementations)?;
     let corpus = args.corpus.load()?;
     let options = CampaignOptions {
         seconds: args.seconds,

@@ -41,6 +41,8 @@ pub fn run(args: Args) -> Outcome {
                         "full_urls": info.capabilities.full_urls,
                         "fetch_outcomes": info.capabilities.fetch_outcomes,
                         "reports_line": info.capabilities.reports_line,
+                        // Judged as a black box by what it fetches on the loopback site.
+                        "crawler": info.kind == reptest::ImplKind::Crawler,
                     },
                     "why": why, "fix": fix,
                 })
@@ -76,6 +78,9 @@ pub fn run(args: Args) -> Outcome {
                 let mut words = vec![if caps.full_urls { "urls" } else { "paths" }];
                 if caps.fetch_outcomes {
                     words.push("fetch-outcomes");
+                }
+                if info.kind == reptest::ImplKind::Crawler {
+                    words.push("crawler");
                 }
                 if caps.reports_line {
                     words.push("lines");

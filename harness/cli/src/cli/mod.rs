@@ -191,6 +191,32 @@ pub fn selected_from(
     })
 }
 
+/// [`selected_from`] for the commands that hand implementations robots.txt bodies they
+/// make or read (fuzz, survey): crawlers are judged on fetch scenarios only (one crawl
+/// per case; `reptest_site::crawl::PLAIN_CASES`), so the default leaves them out, and
+/// naming one is an error that says so.
+pub fn selected_for_bodies(
+    registry: &reptest::impls::Registry,
+    names: &[String],
+) -> Result<Vec<Box<dyn reptest::Implementation>>, String> {
+    let mut chosen = selected_from(registry, names)?;
+    let named_all = names.is_empty() || names.iter().any(|n| n == "all");
+    if let Some(crawler) = chosen
+        .iter()
+        .find(|i| i.info().kind == reptest::ImplKind::Crawler)
+        .filter(|_| !named_all)
+    {
+        return Err(format!(
+            "`{}` is a crawler: it is judged on the corpus's fetch scenarios over HTTP \
+             (`reptest run --impl {}`), one crawl per case, not on bodies given to it",
+            crawler.name(),
+            crawler.name()
+        ));
+    }
+    chosen.retain(|i| i.info().kind != reptest::ImplKind::Crawler);
+    Ok(chosen)
+}
+
 /// A note for when the shipped external adapters are not where this binary was built
 /// (an installed reptest run outside its source tree), naming the fix; else empty.
 pub fn external_hint() -> String {

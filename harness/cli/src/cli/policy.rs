@@ -256,7 +256,8 @@ fn compare(args: &Args, source: &Source, judged: &mut [Judged]) -> Result<Vec<St
     if args.implementations.iter().any(|n| n == "none") || source.status != Some(200) {
         return Ok(Vec::new());
     }
-    let implementations = super::selected(&args.implementations)?;
+    let implementations =
+        super::selected_for_bodies(&reptest::impls::Registry::default(), &args.implementations)?;
     let queries: Vec<(String, String)> = judged
         .iter()
         .map(|j| {

@@ -69,11 +69,22 @@ impl Group {
     pub(crate) fn spawn(command: &mut Command) -> io::Result<Self> {
         command.process_group(0);
         // Registered before the child exists, so a concurrent `kill_running` cannot miss
-        // it; the lock is held across the spawn for that reason.
+        // it; the lock is held across the spawn for that reason. The group is also
+        // registered with reptest's shutdown (`reptest_core::shutdown`), which ends every
+        // registered group on SIGINT, SIGTERM or SIGHUP before the program exits; once
+        // the program is ending, no crawler starts.
+        let mut shutdown = reptest_core::shutdown::lock();
+        if reptest_core::shutdown::ending() {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "the program is ending: no crawler is started",
+            ));
+        }
         let mut running = running();
         let child = command.spawn()?;
         let pgid = Pid::from_child(&child);
         running.push(pgid);
+        shutdown.track_group(pgid.as_raw_nonzero().get());
         Ok(Self {
             child,
             pgid,
@@ -149,7 +160,10 @@ impl Group {
                 settle(self.pgid, KILL_WAIT);
             }
         }
-        // Unregistered before the leader is reaped: once reaped, its id may be reused.
+        // Unregistered before the leader is reaped, and reaped with the shutdown lock
+        // held: once reaped, its id may be reused, and no signal may reach it then.
+        let mut shutdown = reptest_core::shutdown::lock();
+        shutdown.untrack_group(self.pgid.as_raw_nonzero().get());
         running().retain(|&pgid| pgid != self.pgid);
         // Reap the leader only once it has exited: `wait` must not block on a process
         // that ignored even SIGKILL (uninterruptible sleep).
@@ -162,6 +176,7 @@ impl Group {
             exit: status.map_or(Exit::Unknown, exit_of),
             signalled,
         };
+        drop(shutdown);
         self.ended = Some(ended);
         ended
     }

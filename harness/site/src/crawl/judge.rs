@@ -94,7 +94,7 @@ pub(crate) fn judge(pages: &[String], origin: &str, requests: &[Request]) -> Jud
         .iter()
         .map(|request| request.path.as_str())
         .filter(|path| {
-            *path != "/"
+            *path != crate::pages::START_PATH
                 && *path != "/robots.txt"
                 && !path.starts_with("/hop/")
                 && !seen.contains(path)
@@ -130,7 +130,7 @@ mod tests {
         let (first, second) = ("http://127.0.0.2:1", "http://127.0.0.3:2");
         let pages: Vec<String> = ["/a", "/b", "/c", "/d", "/a"].map(Into::into).into();
         let requests = [
-            request("GET", first, "/"),
+            request("GET", first, crate::pages::START_PATH),
             request("GET", first, "/a"),
             request("HEAD", first, "/b"),
             request("GET", second, "/c"),

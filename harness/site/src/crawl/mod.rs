@@ -54,14 +54,25 @@
 mod capture;
 mod crawler;
 mod group;
+mod implementation;
 mod judge;
 mod known;
 mod run;
 
 pub use crawler::{Crawler, Package};
 pub use group::kill_running;
+pub use implementation::{CrawlerImplementation, PLAIN_CASES};
 pub use judge::{PageVerdict, Verdict};
 pub use known::{
     httrack, ignore_robots_fixture, wget, HTTRACK_VERSION, IGNORE_ROBOTS_SCRIPT, WGET_VERSION,
 };
 pub use run::{Crawl, CrawlReport, Exit};
+
+/// The real crawlers reptest judges, as implementations (`reptest impls` lists them with
+/// kind `crawler`): `crawler-wget` and `crawler-httrack`, both written in C.
+pub fn implementations() -> Vec<CrawlerImplementation> {
+    vec![
+        CrawlerImplementation::new("crawler-wget", "C", wget()),
+        CrawlerImplementation::new("crawler-httrack", "C", httrack()),
+    ]
+}

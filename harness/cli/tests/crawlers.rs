@@ -1,0 +1,168 @@
+//! Real crawlers as implementations (RFC 9309 §2.3.1 over HTTP on the loopback site):
+//! listed by `reptest impls`, judged on every fetch query that one fetch can show, and
+//! none of their processes outlives an interrupted run.
+//!
+//! wget and httrack come from Debian (`bash harness/external/setup crawlers`); without
+//! them these tests fail naming that command, unless `REPTEST_SKIP_CRAWLERS=1`.
+#![cfg(unix)]
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const REPTEST: &str = env!("CARGO_BIN_EXE_reptest");
+
+/// Whether both crawlers are installed; fails (or skips, with REPTEST_SKIP_CRAWLERS=1)
+/// when not.
+fn crawlers_installed() -> bool {
+    let have = |program: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {program}")])
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if have("wget") && have("httrack") {
+        return true;
+    }
+    if std::env::var("REPTEST_SKIP_CRAWLERS").as_deref() == Ok("1") {
+        eprintln!("SKIPPED: wget or httrack is not installed (REPTEST_SKIP_CRAWLERS=1)");
+        return false;
+    }
+    panic!("wget and httrack are needed: bash harness/external/setup crawlers (or REPTEST_SKIP_CRAWLERS=1)");
+}
+
+#[test]
+fn crawlers_are_listed_available_with_the_crawler_capability() {
+    if !crawlers_installed() {
+        return;
+    }
+    let out = Command::new(REPTEST)
+        .args(["impls", "--json", "--recheck"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let crawlers: Vec<&serde_json::Value> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["capabilities"]["crawler"] == true)
+        .collect();
+    let names: Vec<&str> = crawlers.iter().filter_map(|i| i["name"].as_str()).collect();
+    assert_eq!(names, ["crawler-wget", "crawler-httrack"]);
+    for crawler in crawlers {
+        assert_eq!(crawler["kind"], "crawler");
+        assert_eq!(crawler["available"], true, "{crawler}");
+        assert_eq!(crawler["capabilities"]["fetch_outcomes"], true);
+    }
+}
+
+#[test]
+fn every_fetch_query_one_fetch_can_show_is_judged_over_http() {
+    if !crawlers_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let matrix = dir.path().join("matrix.tsv");
+    let out = Command::new(REPTEST)
+        .args(["run", "--impl", "crawler-wget", "--matrix"])
+        .arg(&matrix)
+        .output()
+        .unwrap();
+    // Exit 1: wget fails queries (it is named with --impl).
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let corpus = reptest_corpus::Corpus::load(reptest_corpus::default_dir()).unwrap();
+    let tsv = std::fs::read_to_string(&matrix).unwrap();
+    let outcome = |id: &str| {
+        tsv.lines()
+            .find_map(|line| line.strip_prefix(&format!("{id}\t")))
+            .and_then(|rest| rest.split('\t').nth(1))
+            .map(str::to_string)
+    };
+    let mut judged = 0;
+    for (case, query) in corpus.queries() {
+        let got = outcome(&query.id).unwrap_or_else(|| panic!("{} not in the matrix", query.id));
+        match &case.fetch {
+            None => assert_eq!(got, "unsupported", "{}: a plain body", query.id),
+            Some(fetch) if fetch.cache.is_some() => {
+                assert_eq!(got, "unsupported", "{}: a cached copy", query.id)
+            }
+            Some(_) => {
+                assert!(got == "allowed" || got == "disallowed", "{}: {got}", query.id);
+                judged += 1;
+            }
+        }
+    }
+    assert!(judged >= 30, "only {judged} fetch queries judged");
+    // The 5xx family: wget 1.21.3 crawls on, where §2.3.1.4 says "MUST assume complete
+    // disallow" (recorded, as any implementation's failure is).
+    assert_eq!(outcome("access-503/1").as_deref(), Some("allowed"));
+}
+
+/// The processes, other than `except`, whose environment carries `tag`, and that are not
+/// zombies.
+fn tagged(tag: &str, except: u32) -> Vec<u32> {
+    let needle = format!("REPTEST_TEST_TAG={tag}");
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| pid != except)
+        .filter(|pid| {
+            let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+            let alive = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|s| s.rsplit_once(')').map(|(_, r)| r.trim_start().to_string()))
+                .is_some_and(|state| !state.starts_with(['Z', 'X']));
+            alive
+                && environ
+                    .split(|&b| b == 0)
+                    .any(|entry| entry == needle.as_bytes())
+        })
+        .collect()
+}
+
+#[test]
+fn sigint_during_a_crawl_leaves_no_crawler_behind() {
+    if !crawlers_installed() {
+        return;
+    }
+    let tag = format!("crawl-sigint-{}", std::process::id());
+    let mut child = Command::new(REPTEST)
+        .args(["run", "--impl", "crawler-httrack"])
+        .env("REPTEST_TEST_TAG", &tag)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while tagged(&tag, child.id()).is_empty() {
+        assert!(Instant::now() < deadline, "no crawler started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: signals our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "reptest did not exit after SIGINT");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let left = tagged(&tag, child.id());
+        if left.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "crawler processes left: {left:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -1,0 +1,168 @@
+//! A crawler as an [`Implementation`]: every consumer (run, report, gate) judges it
+//! through the same runner as any parser.
+//!
+//! Crawlers are judged on the cases with a fetch outcome (the access method, §2.3.1:
+//! where crawlers differ most, and one crawl per case keeps a run short); a case with a
+//! plain body is `unsupported` ([`PLAIN_CASES`]).
+//!
+//! For one case, each product token of its queries gets one crawl: the site serves the
+//! case's robots.txt the way its fetch outcome says ([`scenario_for`]), its start page
+//! links the path of every query with that token, the crawler runs with the token as its
+//! agent, and each query's verdict is read from the request log: fetched is `allowed`,
+//! not fetched is `disallowed` ([`Crawler::run`]). A query for `/robots.txt` itself is
+//! `allowed` when the crawler requested it (§2.2.2: "The /robots.txt URI is implicitly
+//! allowed"). What one fetch cannot show (a cached copy, §2.4) is `unsupported`; a page
+//! not fetched by a crawler ended at its time limit is `timeout`, not a verdict.
+
+use reptest_core::url::QueryUrl;
+use reptest_core::{
+    Availability, Capabilities, CaseInput, ImplInfo, ImplKind, Implementation, Outcome,
+};
+
+use super::crawler::Crawler;
+use crate::fetch::scenario_for;
+
+/// Why a case without a fetch outcome is `unsupported` for a crawler.
+pub const PLAIN_CASES: &str = "crawlers are judged on the access method, the cases with a \
+     fetch outcome (RFC 9309 §2.3.1), one crawl each; a plain body is left to the parsers";
+
+/// A [`Crawler`] judged on corpus cases over the loopback site.
+#[derive(Debug, Clone)]
+pub struct CrawlerImplementation {
+    crawler: Crawler,
+    info: ImplInfo,
+}
+
+impl CrawlerImplementation {
+    /// `crawler` under the name `name` (e.g. `crawler-wget`), written in `language`.
+    /// Its version is the installed package's, when it names one.
+    pub fn new(name: &str, language: &str, crawler: Crawler) -> Self {
+        let version = crawler
+            .package()
+            .map(|package| {
+                package
+                    .installed_version()
+                    .unwrap_or_else(|| format!("{} (not installed)", package.version))
+            })
+            .unwrap_or_else(|| "fixture".to_string());
+        let info = ImplInfo {
+            name: name.to_string(),
+            version,
+            language: language.to_string(),
+            capabilities: Capabilities {
+                full_urls: true,
+                fetch_outcomes: true,
+                reports_line: false,
+            },
+            kind: ImplKind::Crawler,
+        };
+        CrawlerImplementation { crawler, info }
+    }
+
+    /// The crawler it runs.
+    pub fn crawler(&self) -> &Crawler {
+        &self.crawler
+    }
+}
+
+/// The path a query's URL is fetched at on the site (path and query).
+fn page_of(url: &str) -> String {
+    QueryUrl::new(url).path().into_owned()
+}
+
+impl Implementation for CrawlerImplementation {
+    fn info(&self) -> &ImplInfo {
+        &self.info
+    }
+
+    fn availability(&self) -> Availability {
+        if self.crawler.is_installed() {
+            return Availability::Available;
+        }
+        Availability::Unavailable {
+            why: format!("`{}` is not installed", self.crawler.program()),
+            fix: self.crawler.package().map_or_else(
+                || "bash harness/external/setup crawlers".to_string(),
+                |package| package.install_command(),
+            ),
+        }
+    }
+
+    fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
+        let count = case.queries.len();
+        if case.fetch.is_none() {
+            return vec![Outcome::Unsupported(PLAIN_CASES.into()); count];
+        }
+        let scenario = match scenario_for(case.fetch, case.robots) {
+            Ok(scenario) => scenario,
+            Err(why) => return vec![Outcome::Unsupported(why); count],
+        };
+        let mut outcomes: Vec<Option<Outcome>> = vec![None; count];
+        // One crawl per product token, in the order tokens first appear.
+        let mut agents: Vec<&str> = Vec::new();
+        for query in case.queries {
+            if !agents.contains(&query.agent) {
+                agents.push(query.agent);
+            }
+        }
+        for agent in agents {
+            let mine: Vec<usize> = (0..count)
+                .filter(|&i| case.queries[i].agent == agent)
+                .collect();
+            let mut pages: Vec<String> = Vec::new();
+            for &i in &mine {
+                let page = page_of(case.queries[i].url);
+                if page == "/robots.txt" {
+                    continue;
+                }
+                let alone = scenario.clone().with_pages([page.clone()]);
+                match alone.validate() {
+                    Ok(()) if !pages.contains(&page) => pages.push(page),
+                    Ok(()) => {}
+                    Err(why) => {
+                        outcomes[i] = Some(Outcome::Unsupported(format!(
+                            "this URL cannot be linked from a page as written: {why}"
+                        )))
+                    }
+                }
+            }
+            let report = match self
+                .crawler
+                .run(&scenario.clone().with_pages(pages), agent)
+            {
+                Ok(report) => report,
+                Err(error) => {
+                    for &i in &mine {
+                        outcomes[i].get_or_insert(Outcome::Error(error.to_string()));
+                    }
+                    continue;
+                }
+            };
+            for &i in &mine {
+                let page = page_of(case.queries[i].url);
+                let fetched = if page == "/robots.txt" {
+                    Some(report.fetched_robots)
+                } else {
+                    report.verdict(&page).map(|v| v.is_allowed())
+                };
+                let outcome = match fetched {
+                    Some(false) if report.timed_out => Outcome::Timeout(format!(
+                        "{} was ended at its time limit of {} before fetching {page}",
+                        self.crawler.name(),
+                        reptest_core::seconds(self.crawler.time_limit())
+                    )),
+                    Some(allowed) => Outcome::Verdict {
+                        allowed,
+                        line: None,
+                    },
+                    None => continue,
+                };
+                outcomes[i].get_or_insert(outcome);
+            }
+        }
+        outcomes
+            .into_iter()
+            .map(|o| o.unwrap_or_else(|| Outcome::Error("no crawl judged this query".into())))
+            .collect()
+    }
+}
