@@ -77,14 +77,30 @@
 //! fixed set of agents ([`GENERIC_AGENTS`], [`CRAWLER_AGENTS`]) and the ones the file
 //! names. The method is specified in full in the documentation of [`derive`](fn@derive)'s module,
 //! [`queries`].
+//!
+//! # The survey
+//!
+//! [`engine::survey`] puts every file whose rules apply through the implementations (one
+//! [`reptest_core::CaseInput`] per file, through [`reptest_core::runner::evaluate`]) and
+//! counts agreement, pairwise and against the decided verdict, per question of the
+//! catalogue and per new partition, in a [`Tally`] of additive counts. A [`Shard`] takes
+//! a stable slice of the files; [`partial`] writes one shard's result and merges the
+//! shards' results into exactly the whole survey; [`render`] writes `survey.json`,
+//! `README.md` and `survey.html`. `docs/survey.md` describes the outputs.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod engine;
 mod error;
 mod file;
 mod input;
+pub mod minimize;
+pub mod partial;
 pub mod queries;
+pub mod render;
+pub mod shard;
 pub mod status;
+pub mod tally;
 
 pub use error::Error;
 pub use file::{Cut, SurveyFile, BODY_LIMIT};
@@ -92,4 +108,6 @@ pub use input::{open, Files, Format};
 pub use queries::{
     derive, SurveyQuery, COMMON_PATHS, CRAWLER_AGENTS, GENERIC_AGENTS, MAX_FILE_AGENTS, ORIGINS,
 };
+pub use shard::Shard;
 pub use status::{AccessBranch, StatusFamily};
+pub use tally::Tally;

@@ -14,6 +14,7 @@ mod progress;
 mod report;
 mod run;
 mod serve;
+mod survey;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -65,6 +66,10 @@ enum Command {
     /// Write a report folder: JSON, self-contained HTML, a Markdown summary and one
     /// Markdown page per implementation.
     Report(report::Args),
+    /// Survey real robots.txt files (a directory, tar or WARC): how often the
+    /// implementations disagree, pairwise, with the decided verdict and per question;
+    /// sharded runs and their merge.
+    Survey(survey::Args),
 }
 
 impl Cli {
@@ -81,6 +86,7 @@ impl Cli {
             Command::Report(args) => report::run(args),
             Command::Gate(args) => gate::run(args),
             Command::Policy(args) => policy::run(args),
+            Command::Survey(args) => survey::run(args),
         }
     }
 }

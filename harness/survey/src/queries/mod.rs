@@ -141,7 +141,7 @@
 //! ```
 
 mod agents;
-mod rng;
+pub(crate) mod rng;
 mod scan;
 
 use std::collections::HashSet;

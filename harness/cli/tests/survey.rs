@@ -1,0 +1,499 @@
+//! `reptest survey` end to end on inputs made here: a directory of a dozen handmade
+//! robots.txt files and a WARC file written with the `warc` crate (statuses 200, 404,
+//! 503), through in-process implementations; sharded runs merged and compared byte for
+//! byte with the unsharded run; merges that must be refused.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use warc::{RawRecordHeader, WarcHeader, WarcWriter};
+
+/// Fast, in process, and split on real-looking files.
+const IMPLS: &str = "reference,rust-robotxt,rust-robots-txt";
+
+/// A dozen robots.txt bodies written for this test.
+const BODIES: [(&str, &str); 12] = [
+    ("a.example", "User-agent: *\nDisallow: /private/\n"),
+    (
+        "b.example",
+        "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+    ),
+    (
+        "c.example",
+        "User-agent: *\nDisallow: /*.pdf$\nAllow: /public/\nDisallow: /search?q=\n",
+    ),
+    ("d.example", ""),
+    (
+        "e.example",
+        "User-agent: *\nDisallow: /caf%C3%A9/\nDisallow: /%7Euser/\n",
+    ),
+    (
+        "f.example",
+        "User-agent: Googlebot\nUser-agent: Bingbot\n\nDisallow: /tmp/\n",
+    ),
+    (
+        "g.example",
+        "user-agent: *\r\ndisallow: /admin\r\nallow: /admin/public\r\n",
+    ),
+    (
+        "h.example",
+        "\u{feff}User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n",
+    ),
+    (
+        "i.example",
+        "User-agent: *\nDisallow: /a$b\nDisallow: /*/print\n",
+    ),
+    (
+        "j.example",
+        "# comment only\nUser-agent: Slurp\nCrawl-delay: 3\n\nUser-agent: *\nDisallow: /\n",
+    ),
+    (
+        "k.example",
+        "User-agent: ClaudeBot\nDisallow: /\nUser-agent: CCBot\nDisallow: /data\n",
+    ),
+    (
+        "l.example",
+        "User-agent: *\nDisalow: /typo\nDisallow: /x*y*z\n",
+    ),
+];
+
+fn reptest(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_reptest"))
+        .args(args)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("SLURM_ARRAY_TASK_COUNT")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .env_remove("REPTEST_SHARD_COUNT")
+        .output()
+        .unwrap()
+}
+
+fn ok(args: &[&str]) -> Output {
+    let out = reptest(args);
+    assert!(
+        out.status.success(),
+        "reptest {args:?}: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = reptest(args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "reptest {args:?} should fail with 2"
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn handmade_dir(root: &Path) -> String {
+    let dir = root.join("robots");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (host, body) in BODIES {
+        std::fs::write(dir.join(host), body).unwrap();
+    }
+    dir.display().to_string()
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn n(value: &Value) -> u64 {
+    value.as_u64().unwrap()
+}
+
+#[test]
+fn a_directory_survey_has_its_keys_and_its_counts_add_up() {
+    let root = tempfile::tempdir().unwrap();
+    let input = handmade_dir(root.path());
+    let out = root.path().join("out");
+    let printed = ok(&[
+        "survey",
+        "--input",
+        &input,
+        "--impl",
+        IMPLS,
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    let survey = json(&out.join("survey.json"));
+    let stdout: Value = serde_json::from_slice(&printed.stdout).unwrap();
+    assert_eq!(stdout, survey, "--json prints survey.json");
+    for key in [
+        "files",
+        "queries",
+        "pairwise",
+        "per_question",
+        "new",
+        "status",
+        "agreement",
+        "implementations",
+        "seed",
+        "queries_per_file",
+    ] {
+        assert!(survey.get(key).is_some(), "survey.json has `{key}`");
+    }
+    let files = &survey["files"];
+    assert_eq!(n(&files["read"]), 12);
+    assert_eq!(n(&files["surveyed"]), 12);
+    let queries = n(&survey["queries"]);
+    assert!(queries > 0 && queries <= 12 * 20, "{queries}");
+    assert_eq!(survey["status"][0]["family"], "none");
+    assert_eq!(n(&survey["status"][0]["files"]), 12);
+    let implementations = survey["implementations"].as_array().unwrap();
+    assert_eq!(implementations.len(), 3);
+    for i in implementations {
+        assert_eq!(n(&i["asked"]), queries);
+        assert_eq!(n(&i["verdicts"]) + n(&i["missing_total"]), queries);
+    }
+    assert_eq!(implementations[0]["name"], "reference");
+    assert_eq!(n(&implementations[0]["decided"]["queries_disagree"]), 0);
+    let pairwise = &survey["pairwise"];
+    for matrix in ["queries", "queries_disagree", "files", "files_disagree"] {
+        let m = pairwise[matrix].as_array().unwrap();
+        for (i, row) in m.iter().enumerate() {
+            for (j, cell) in row.as_array().unwrap().iter().enumerate() {
+                assert_eq!(cell, &m[j][i], "{matrix} is symmetric");
+            }
+        }
+    }
+    for i in 0..3 {
+        assert_eq!(n(&pairwise["queries_disagree"][i][i]), 0);
+    }
+    let agreement = &survey["agreement"];
+    assert_eq!(
+        n(&agreement["unanimous"]) + n(&agreement["split"]),
+        n(&agreement["compared"])
+    );
+    let new: u64 = survey["new"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| n(&g["queries"]))
+        .sum();
+    assert_eq!(new + n(&agreement["attributed"]), n(&agreement["split"]));
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(readme.contains("decided verdict of a query is the reference's verdict"));
+    let html = std::fs::read_to_string(out.join("survey.html")).unwrap();
+    assert!(html.starts_with("<!doctype html>") && !html.contains("src="));
+}
+
+#[test]
+fn shards_merge_into_exactly_the_unsharded_survey() {
+    let root = tempfile::tempdir().unwrap();
+    let input = handmade_dir(root.path());
+    let whole = root.path().join("whole");
+    let parts = root.path().join("parts");
+    let merged = root.path().join("merged");
+    let base = [
+        "survey",
+        "--input",
+        &input,
+        "--impl",
+        IMPLS,
+        "--queries-per-file",
+        "7",
+    ];
+    ok(&[&base[..], &["--out", whole.to_str().unwrap()]].concat());
+    for shard in ["0/3", "1/3", "2/3"] {
+        ok(&[
+            &base[..],
+            &["--shard", shard, "--out", parts.to_str().unwrap()],
+        ]
+        .concat());
+    }
+    let partial = |i: u32| {
+        parts
+            .join(format!("partial-{i}-of-3.json"))
+            .display()
+            .to_string()
+    };
+    let partial_json = json(Path::new(&partial(1)));
+    assert_eq!(partial_json["seed"], 1);
+    assert_eq!(partial_json["queries_per_file"], 7);
+    assert_eq!(partial_json["shard"]["count"], 3);
+    ok(&[
+        "survey",
+        "merge",
+        &partial(2),
+        &partial(0),
+        &partial(1),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    for name in ["survey.json", "README.md", "survey.html"] {
+        assert_eq!(
+            std::fs::read(whole.join(name)).unwrap(),
+            std::fs::read(merged.join(name)).unwrap(),
+            "{name} of the merge is the unsharded run's"
+        );
+    }
+
+    let missing = fails(&[
+        "survey",
+        "merge",
+        &partial(0),
+        &partial(2),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(missing.contains("missing: 1/3"), "{missing}");
+    let twice = fails(&["survey", "merge", &partial(0), &partial(0)]);
+    assert!(twice.contains("twice"), "{twice}");
+
+    let other = root.path().join("other-seed");
+    ok(&[
+        &base[..],
+        &[
+            "--seed",
+            "2",
+            "--shard",
+            "1/3",
+            "--out",
+            other.to_str().unwrap(),
+        ],
+    ]
+    .concat());
+    let other = other.join("partial-1-of-3.json").display().to_string();
+    let seeds = fails(&["survey", "merge", &partial(0), &other, &partial(2)]);
+    assert!(seeds.contains("seed"), "{seeds}");
+}
+
+#[test]
+fn shards_come_from_the_scheduler_environment() {
+    let root = tempfile::tempdir().unwrap();
+    let input = handmade_dir(root.path());
+    let out = root.path().join("out");
+    let status = Command::new(env!("CARGO_BIN_EXE_reptest"))
+        .args([
+            "survey",
+            "--input",
+            &input,
+            "--impl",
+            "reference",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env("JOB_COMPLETION_INDEX", "1")
+        .env("REPTEST_SHARD_COUNT", "2")
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    assert!(out.join("partial-1-of-2.json").is_file());
+    let err = Command::new(env!("CARGO_BIN_EXE_reptest"))
+        .args([
+            "survey",
+            "--input",
+            &input,
+            "--impl",
+            "reference",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env("SLURM_ARRAY_TASK_ID", "4")
+        .env("SLURM_ARRAY_TASK_COUNT", "4")
+        .output()
+        .unwrap();
+    assert_eq!(err.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&err.stderr).contains("--array=0-3"));
+}
+
+/// One WARC response record, written with the `warc` crate.
+fn record(uri: &str, status: &str, body: &str) -> Vec<u8> {
+    let content = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes();
+    let headers = vec![
+        (WarcHeader::WarcType, b"response".to_vec()),
+        (
+            WarcHeader::RecordID,
+            format!("<urn:uuid:{:08x}-0000-4000-8000-000000000000>", uri.len()).into_bytes(),
+        ),
+        (WarcHeader::Date, b"2024-06-12T14:04:24Z".to_vec()),
+        (WarcHeader::TargetURI, uri.as_bytes().to_vec()),
+        (
+            WarcHeader::ContentType,
+            b"application/http; msgtype=response".to_vec(),
+        ),
+        (
+            WarcHeader::ContentLength,
+            content.len().to_string().into_bytes(),
+        ),
+    ];
+    let header = RawRecordHeader {
+        version: "1.0".to_owned(),
+        headers: headers.into_iter().collect(),
+    };
+    let mut out = Vec::new();
+    WarcWriter::new(&mut out)
+        .write_raw(header, &content)
+        .unwrap();
+    out
+}
+
+#[test]
+fn a_warc_survey_counts_statuses_and_surveys_only_the_2xx() {
+    let root = tempfile::tempdir().unwrap();
+    let path = root.path().join("robots.warc.gz");
+    let mut file = std::fs::File::create(&path).unwrap();
+    let records = [
+        record("https://ok.example/robots.txt", "200 OK", BODIES[2].1),
+        record("https://ok2.example/robots.txt", "200 OK", BODIES[4].1),
+        record(
+            "https://gone.example/robots.txt",
+            "404 Not Found",
+            "<html>no</html>",
+        ),
+        record(
+            "https://busy.example/robots.txt",
+            "503 Service Unavailable",
+            "User-agent: *\nAllow: /\n",
+        ),
+    ];
+    for r in records {
+        // One gzip member per record, as Common Crawl writes them.
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(&r).unwrap();
+        file.write_all(&gz.finish().unwrap()).unwrap();
+    }
+    drop(file);
+    let out = root.path().join("out");
+    ok(&[
+        "survey",
+        "--input",
+        path.to_str().unwrap(),
+        "--impl",
+        IMPLS,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let survey = json(&out.join("survey.json"));
+    assert_eq!(n(&survey["files"]["read"]), 4);
+    assert_eq!(n(&survey["files"]["surveyed"]), 2);
+    let status: Vec<(String, u64, u64)> = survey["status"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            (
+                row["family"].as_str().unwrap().to_string(),
+                n(&row["files"]),
+                n(&row["queries"]),
+            )
+        })
+        .collect();
+    assert_eq!(status.len(), 3, "{status:?}");
+    assert_eq!((status[0].0.as_str(), status[0].1), ("2xx", 2));
+    assert_eq!(status[0].2, n(&survey["queries"]));
+    assert_eq!(&status[1..], &[("4xx".into(), 1, 0), ("5xx".into(), 1, 0)]);
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(
+        readme.contains(
+            "| 5xx | 1 | 25.0 % | unreachable: MUST assume complete disallow (§2.3.1.4) | 0 |"
+        ),
+        "{readme}"
+    );
+}
+
+#[test]
+fn bad_usage_and_bad_inputs_exit_2_with_a_clear_error() {
+    let root = tempfile::tempdir().unwrap();
+    let input = handmade_dir(root.path());
+    let zip = root.path().join("robots.zip");
+    std::fs::write(&zip, b"PK").unwrap();
+    assert!(fails(&["survey", "--input", zip.to_str().unwrap()]).contains(".warc.gz"));
+    assert!(fails(&["survey", "--input", "/no/such/input.tar"]).contains("No such file"));
+    assert!(fails(&["survey", "--input", &input, "--shard", "3/3"]).contains("0-based"));
+    assert!(fails(&[
+        "survey",
+        "--input",
+        &input,
+        "--shard",
+        "0/3",
+        "--impl",
+        "reference"
+    ])
+    .contains("--out"));
+    assert!(
+        fails(&["survey", "--input", &input, "--impl", "no-such-impl"])
+            .contains("unknown implementation")
+    );
+    assert!(
+        fails(&["survey", "--input", &input, "--queries-per-file", "0"]).contains("at least 1")
+    );
+    let junk = root.path().join("junk.json");
+    std::fs::write(&junk, "{\"a\": 1}").unwrap();
+    assert!(fails(&["survey", "merge", junk.to_str().unwrap()]).contains("not a survey partial"));
+    // A truncated archive is an input error, not a panic.
+    let tgz = root.path().join("cut.tar.gz");
+    std::fs::write(&tgz, [0x1f, 0x8b, 8, 0, 0, 0]).unwrap();
+    let err = fails(&[
+        "survey",
+        "--input",
+        tgz.to_str().unwrap(),
+        "--impl",
+        "reference",
+    ]);
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn minimizing_after_the_merge_gives_the_unsharded_minimized_survey() {
+    let root = tempfile::tempdir().unwrap();
+    let input = handmade_dir(root.path());
+    let whole = root.path().join("whole");
+    let parts = root.path().join("parts");
+    let merged = root.path().join("merged");
+    let base = ["survey", "--input", &input, "--impl", IMPLS];
+    ok(&[&base[..], &["--minimize", "--out", whole.to_str().unwrap()]].concat());
+    for shard in ["0/2", "1/2"] {
+        ok(&[
+            &base[..],
+            &["--shard", shard, "--out", parts.to_str().unwrap()],
+        ]
+        .concat());
+    }
+    let refused = fails(&[&base[..], &["--shard", "0/2", "--minimize", "--json"]].concat());
+    assert!(refused.contains("minimize when merging"), "{refused}");
+    let partial = |i: u32| {
+        parts
+            .join(format!("partial-{i}-of-2.json"))
+            .display()
+            .to_string()
+    };
+    ok(&[
+        "survey",
+        "merge",
+        &partial(0),
+        &partial(1),
+        "--minimize",
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    let survey = json(&whole.join("survey.json"));
+    assert_eq!(survey["new_minimized"], true);
+    let new = survey["new"].as_array().unwrap();
+    assert!(!new.is_empty(), "the handmade files split in a new way");
+    assert!(new.iter().any(|g| g.get("minimized").is_some()), "{new:?}");
+    for name in ["survey.json", "README.md", "survey.html"] {
+        assert_eq!(
+            std::fs::read(whole.join(name)).unwrap(),
+            std::fs::read(merged.join(name)).unwrap(),
+            "{name} of the minimized merge is the minimized unsharded run's"
+        );
+    }
+}

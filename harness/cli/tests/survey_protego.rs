@@ -1,0 +1,66 @@
+//! The survey of the real robots.txt files that protego 0.7.0's sdist ships (4,231 files
+//! from top sites, fetched by `bash harness/external/setup survey-data` under
+//! `harness/external/.state/survey/`, never committed), through the reference and the
+//! Rust crates whose own cost allows it, as the committed Markdown
+//! `reports/survey/protego.snap` (an insta snapshot): a fresh run must match it.
+//!
+//! rust-cylon is left out (about 136 files/s on these files, see docs/survey.md) and so
+//! are the external adapters (minutes); `reptest survey` without `--impl` runs them all.
+//! Without the data this test fails naming the setup command, unless
+//! `REPTEST_SKIP_SURVEY_DATA=1`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The implementations of the committed survey.
+const IMPLS: &str =
+    "reference,rust-robotstxt,rust-texting-robots,rust-robotxt,rust-robots-txt,rust-robotparser";
+
+fn protego_files() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../external/.state/survey/protego-0.7.0/test_data");
+    let files = std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
+    if files == 4231 {
+        return Some(dir);
+    }
+    if std::env::var("REPTEST_SKIP_SURVEY_DATA").as_deref() == Ok("1") {
+        eprintln!("SKIPPED: {} has {files} files, not 4,231", dir.display());
+        return None;
+    }
+    panic!(
+        "{} has {files} files, not protego 0.7.0's 4,231: run `bash harness/external/setup \
+         survey-data` (or REPTEST_SKIP_SURVEY_DATA=1)",
+        dir.display()
+    );
+}
+
+#[test]
+fn the_committed_survey_of_the_protego_files_matches_a_fresh_run() {
+    let Some(input) = protego_files() else {
+        return;
+    };
+    let out = tempfile::tempdir().unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_reptest"))
+        .args(["survey", "--input"])
+        .arg(&input)
+        .args(["--impl", IMPLS, "--minimize", "--out"])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let markdown = std::fs::read_to_string(out.path().join("README.md")).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("survey.json")).unwrap()).unwrap();
+    assert_eq!(json["files"]["surveyed"], 4231, "{}", json["files"]);
+    insta::with_settings!({
+        snapshot_path => "../../../reports/survey",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!("protego", markdown);
+    });
+}

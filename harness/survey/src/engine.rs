@@ -1,0 +1,506 @@
+//! The survey engine: files from an input, their derived queries, every implementation's
+//! outcomes through [`reptest_core::runner::evaluate`], and the [`Tally`].
+//!
+//! Files are read as a stream and surveyed in chunks of [`CHUNK`] files, the files of a
+//! chunk in parallel (rayon), so memory stays bounded by one chunk of bodies whatever the
+//! input's size. Each file is one [`CaseInput`]: its body and all its queries at once, so
+//! an implementation that parses once and checks many does so. Only files whose status
+//! means the rules apply (2xx, or none, as for a directory or tar archive) are put
+//! through the implementations; the others are counted in the status table.
+//!
+//! The *decided* verdict of a query is the reference's: RFC 9309 as the corpus decides
+//! it (the reference passes every decided corpus query). It is taken from the reference's
+//! own answers when the reference is one of the implementations surveyed, and asked of it
+//! separately otherwise.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use rayon::prelude::*;
+use reptest_core::runner::evaluate;
+use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
+use reptest_fuzz_diff::attribution::Attribution;
+use serde::{Deserialize, Serialize};
+
+use crate::tally::{Example, NewGroup, StatusRow, Tally, EXAMPLE_BODY_LIMIT};
+use crate::{derive, AccessBranch, Cut, Error, Shard, StatusFamily, SurveyFile};
+
+/// How many files are read before the chunk is surveyed in parallel.
+pub const CHUNK: usize = 256;
+
+/// The format version of partial results and of `survey.json`.
+pub const FORMAT: u32 = 1;
+
+/// A survey's settings and what it ran: everything its results depend on besides the
+/// files. Partials merge only when their headers are equal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// The seed of query derivation.
+    pub seed: u64,
+    /// Queries derived per file (`--queries-per-file`).
+    pub queries_per_file: u64,
+    /// At most this many files of the input were read (`--limit`), before sharding.
+    pub limit: Option<u64>,
+    /// The implementations surveyed, in order.
+    pub implementations: Vec<ImplEntry>,
+    /// The implementation whose verdict is the decided one.
+    pub decided_by: ImplEntry,
+    /// The catalogue's questions (id and text), for the reports.
+    pub questions: Vec<QuestionEntry>,
+}
+
+/// An implementation's name and version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImplEntry {
+    /// The short name (`reference`, `rust-robotxt`, ...).
+    pub name: String,
+    /// The version of the library under test.
+    pub version: String,
+}
+
+impl ImplEntry {
+    /// The name and version of `implementation`.
+    pub fn of(implementation: &dyn Implementation) -> ImplEntry {
+        ImplEntry {
+            name: implementation.name().to_string(),
+            version: implementation.info().version.clone(),
+        }
+    }
+}
+
+/// A question of the catalogue: its id and text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuestionEntry {
+    /// `Q-...`.
+    pub id: String,
+    /// The question, as the catalogue asks it.
+    pub question: String,
+}
+
+/// The questions of a corpus's catalogue.
+pub fn questions_of(corpus: &reptest_corpus::Corpus) -> Vec<QuestionEntry> {
+    corpus
+        .questions()
+        .iter()
+        .map(|q| QuestionEntry {
+            id: q.id.clone(),
+            question: q.question.clone(),
+        })
+        .collect()
+}
+
+/// A survey's result, whole or one shard's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Survey {
+    /// What it ran (its fields at the top level of the JSON).
+    #[serde(flatten)]
+    pub header: Header,
+    /// What it counted.
+    pub tally: Tally,
+}
+
+/// What to survey with.
+pub struct Setup<'a> {
+    /// The implementations, in report order.
+    pub implementations: &'a [&'a dyn Implementation],
+    /// The implementation that decides (the reference).
+    pub decider: &'a dyn Implementation,
+    /// Attribution to the catalogue's questions, probed with `implementations`
+    /// ([`reptest_fuzz_diff::attribution::probe`]).
+    pub attribution: &'a Attribution,
+    /// The catalogue's questions.
+    pub questions: Vec<QuestionEntry>,
+}
+
+/// How to survey.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// The seed of query derivation.
+    pub seed: u64,
+    /// Queries derived per file.
+    pub queries_per_file: usize,
+    /// The shard surveyed.
+    pub shard: Shard,
+    /// Read at most this many files of the input (before sharding).
+    pub limit: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            seed: 1,
+            queries_per_file: 20,
+            shard: Shard::WHOLE,
+            limit: None,
+        }
+    }
+}
+
+/// Told what a survey does as it goes (from worker threads).
+pub trait Observer: Sync {
+    /// `files` more files of the shard were tallied.
+    fn tallied(&self, files: u64) {
+        let _ = files;
+    }
+
+    /// An entry or record was skipped (a non-fatal [`Error`]).
+    fn skipped(&self, error: &Error) {
+        let _ = error;
+    }
+}
+
+/// An [`Observer`] that ignores everything.
+pub struct Quiet;
+
+impl Observer for Quiet {}
+
+/// Surveys the input at `path` (see [`crate::open`]).
+///
+/// # Errors
+///
+/// When the input cannot be opened, or cannot be read on (a fatal [`Error`]): a partial
+/// survey of a damaged input is not given, so that no result silently misses files.
+pub fn survey(
+    path: &Path,
+    options: &Options,
+    setup: &Setup<'_>,
+    observer: &dyn Observer,
+) -> Result<Survey, Error> {
+    let name = path.display().to_string();
+    survey_files(crate::open(path)?, &name, options, setup, observer)
+}
+
+/// Surveys `files`, read from the input named `input` (the name in their sources).
+///
+/// # Errors
+///
+/// The first fatal [`Error`] the files give.
+pub fn survey_files(
+    files: impl Iterator<Item = Result<SurveyFile, Error>>,
+    input: &str,
+    options: &Options,
+    setup: &Setup<'_>,
+    observer: &dyn Observer,
+) -> Result<Survey, Error> {
+    let header = Header {
+        seed: options.seed,
+        queries_per_file: options.queries_per_file as u64,
+        limit: options.limit,
+        implementations: setup
+            .implementations
+            .iter()
+            .map(|i| ImplEntry::of(*i))
+            .collect(),
+        decided_by: ImplEntry::of(setup.decider),
+        questions: setup.questions.clone(),
+    };
+    let n = setup.implementations.len();
+    let decider_at = setup
+        .implementations
+        .iter()
+        .position(|i| i.name() == setup.decider.name());
+    let context = Context {
+        setup,
+        options,
+        decider_at,
+        input,
+    };
+    // External adapters keep worker threads waiting on pipes: twice as many threads as
+    // cores keep pooled adapter processes busy (as the corpus runner does).
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(4))
+        .build()
+        .ok();
+    let mut tally = Tally::new(n);
+    let mut chunk = Vec::with_capacity(CHUNK);
+    let mut read = 0u64;
+    let mut files = files;
+    loop {
+        let next = if options.limit.is_some_and(|limit| read >= limit) {
+            None
+        } else {
+            files.next()
+        };
+        let done = next.is_none();
+        match next {
+            Some(Ok(file)) => {
+                read += 1;
+                if options.shard.holds(&file, input) {
+                    chunk.push(file);
+                }
+            }
+            Some(Err(err)) if err.is_fatal() => return Err(err),
+            Some(Err(err)) => {
+                observer.skipped(&err);
+                // Every shard reads every entry; the first counts the skipped ones.
+                if options.shard.index == 0 {
+                    tally.files.skipped += 1;
+                }
+            }
+            None => {}
+        }
+        if chunk.len() >= CHUNK || (done && !chunk.is_empty()) {
+            let work = |chunk: &[SurveyFile]| -> Vec<Tally> {
+                chunk
+                    .par_iter()
+                    .map(|file| {
+                        let t = context.file(file);
+                        observer.tallied(1);
+                        t
+                    })
+                    .collect()
+            };
+            let parts = match &pool {
+                Some(pool) => pool.install(|| work(&chunk)),
+                None => work(&chunk),
+            };
+            for part in parts {
+                // Same implementation count by construction.
+                let _ = tally.merge(part);
+            }
+            chunk.clear();
+        }
+        if done {
+            break;
+        }
+    }
+    Ok(Survey { header, tally })
+}
+
+struct Context<'a> {
+    setup: &'a Setup<'a>,
+    options: &'a Options,
+    decider_at: Option<usize>,
+    input: &'a str,
+}
+
+impl Context<'_> {
+    /// The tally of one file.
+    fn file(&self, file: &SurveyFile) -> Tally {
+        let implementations = self.setup.implementations;
+        let n = implementations.len();
+        let mut t = Tally::new(n);
+        t.files.read = 1;
+        match file.cut {
+            Some(Cut::Limit) => t.files.cut_at_limit = 1,
+            Some(Cut::Archive) => t.files.cut_in_archive = 1,
+            None => {}
+        }
+        let family = file
+            .status
+            .map_or("none", |status| StatusFamily::of(status).label());
+        let branch = AccessBranch::of(file.status);
+        let mut row = StatusRow {
+            branch: branch.label().to_string(),
+            files: 1,
+            queries: 0,
+        };
+        if !branch.rules_apply() {
+            t.files.not_surveyed = 1;
+            t.status.insert(family.to_string(), row);
+            return t;
+        }
+        t.files.surveyed = 1;
+        let queries = derive(file, self.options.seed, self.options.queries_per_file);
+        row.queries = queries.len() as u64;
+        t.status.insert(family.to_string(), row);
+        t.queries = queries.len() as u64;
+        if queries.is_empty() {
+            return t;
+        }
+        let inputs: Vec<QueryInput<'_>> = queries
+            .iter()
+            .map(|q| QueryInput {
+                agent: &q.agent,
+                url: &q.url,
+            })
+            .collect();
+        let case = CaseInput {
+            robots: &file.body,
+            fetch: None,
+            queries: &inputs,
+        };
+        let outcomes: Vec<Vec<Outcome>> = implementations
+            .iter()
+            .map(|i| evaluate(*i, &case))
+            .collect();
+        let decided: Vec<Option<bool>> = match self.decider_at {
+            Some(at) => outcomes[at].iter().map(Outcome::allowed).collect(),
+            None => evaluate(self.setup.decider, &case)
+                .iter()
+                .map(Outcome::allowed)
+                .collect(),
+        };
+        let mut pair_both = vec![vec![false; n]; n];
+        let mut pair_split = vec![vec![false; n]; n];
+        let mut decided_both = vec![false; n];
+        let mut decided_split = vec![false; n];
+        let mut questions_seen = BTreeSet::new();
+        let mut new_seen = BTreeSet::new();
+        let locator = file.source.strip_prefix(self.input).unwrap_or(&file.source);
+        for (q, query) in queries.iter().enumerate() {
+            let verdicts: Vec<Option<bool>> = outcomes.iter().map(|o| o[q].allowed()).collect();
+            for (i, outcome) in outcomes.iter().enumerate() {
+                let mine = &mut t.implementations[i];
+                mine.asked += 1;
+                match &outcome[q] {
+                    Outcome::Verdict { allowed, .. } => {
+                        mine.verdicts += 1;
+                        mine.allowed += u64::from(*allowed);
+                    }
+                    Outcome::Error(_) => mine.missing.error += 1,
+                    Outcome::Timeout(_) => mine.missing.timeout += 1,
+                    Outcome::Crash(_) => mine.missing.crash += 1,
+                    Outcome::Unsupported(_) => mine.missing.unsupported += 1,
+                }
+                if let (Some(v), Some(d)) = (verdicts[i], decided[q]) {
+                    mine.decided.queries += 1;
+                    decided_both[i] = true;
+                    if v != d {
+                        mine.decided.queries_disagree += 1;
+                        decided_split[i] = true;
+                    }
+                }
+                for j in 0..n {
+                    if let (Some(a), Some(b)) = (verdicts[i], verdicts[j]) {
+                        let pair = &mut t.pairwise[i][j];
+                        pair.queries += 1;
+                        pair_both[i][j] = true;
+                        if a != b {
+                            pair.queries_disagree += 1;
+                            pair_split[i][j] = true;
+                        }
+                    }
+                }
+            }
+            let answered = verdicts.iter().flatten().count();
+            if answered < 2 {
+                continue;
+            }
+            t.agreement.compared += 1;
+            let allowed = verdicts.iter().flatten().filter(|v| **v).count();
+            if allowed == 0 || allowed == answered {
+                t.agreement.unanimous += 1;
+                continue;
+            }
+            t.agreement.split += 1;
+            self.split(
+                &mut t,
+                file,
+                locator,
+                q,
+                query,
+                &verdicts,
+                decided[q],
+                &mut questions_seen,
+                &mut new_seen,
+            );
+        }
+        for i in 0..n {
+            let mine = &mut t.implementations[i].decided;
+            mine.files = u64::from(decided_both[i]);
+            mine.files_disagree = u64::from(decided_split[i]);
+            for j in 0..n {
+                t.pairwise[i][j].files = u64::from(pair_both[i][j]);
+                t.pairwise[i][j].files_disagree = u64::from(pair_split[i][j]);
+            }
+        }
+        for id in questions_seen {
+            if let Some(question) = t.per_question.get_mut(&id) {
+                question.files = 1;
+            }
+        }
+        for key in new_seen {
+            if let Some(group) = t.new.get_mut(&key) {
+                group.files = 1;
+            }
+        }
+        t
+    }
+
+    /// Attributes one split query: to a question, or to a new group.
+    #[allow(clippy::too_many_arguments)]
+    fn split(
+        &self,
+        t: &mut Tally,
+        file: &SurveyFile,
+        locator: &str,
+        q: usize,
+        query: &crate::SurveyQuery,
+        verdicts: &[Option<bool>],
+        decided: Option<bool>,
+        questions_seen: &mut BTreeSet<String>,
+        new_seen: &mut BTreeSet<String>,
+    ) {
+        let names: Vec<&str> = self
+            .setup
+            .implementations
+            .iter()
+            .map(|i| i.name())
+            .collect();
+        let by_name: BTreeMap<&str, bool> = names
+            .iter()
+            .zip(verdicts)
+            .filter_map(|(name, v)| Some((*name, (*v)?)))
+            .collect();
+        let side = |verdict: bool| -> Vec<String> {
+            let mut side: Vec<String> = by_name
+                .iter()
+                .filter(|(_, v)| **v == verdict)
+                .map(|(name, _)| name.to_string())
+                .collect();
+            side.sort();
+            side
+        };
+        let (allowed, disallowed) = (side(true), side(false));
+        let features = reptest_fuzz_diff::features::features(&file.body, &query.agent, &query.url);
+        match self.setup.attribution.of_verdicts(&by_name, &features) {
+            Some(id) => {
+                t.agreement.attributed += 1;
+                let tally = t.per_question.entry(id.to_string()).or_default();
+                tally.queries += 1;
+                questions_seen.insert(id.to_string());
+                let minority = match allowed.len().cmp(&disallowed.len()) {
+                    std::cmp::Ordering::Less => Some(&allowed),
+                    std::cmp::Ordering::Greater => Some(&disallowed),
+                    std::cmp::Ordering::Equal => match decided {
+                        Some(true) => Some(&disallowed),
+                        Some(false) => Some(&allowed),
+                        None => None,
+                    },
+                };
+                for name in minority.into_iter().flatten() {
+                    *tally.minority.entry(name.clone()).or_default() += 1;
+                }
+            }
+            None => {
+                let key = NewGroup::key(&allowed, &disallowed);
+                new_seen.insert(key.clone());
+                let kept = &file.body[..file.body.len().min(EXAMPLE_BODY_LIMIT)];
+                let example = || Example {
+                    host: file.host.clone(),
+                    locator: locator.to_string(),
+                    query: q as u64,
+                    agent: query.agent.clone(),
+                    url: query.url.clone(),
+                    origin: query.origin.to_string(),
+                    body: reptest_core::visible::render(kept),
+                    body_len: file.body.len() as u64,
+                    body_hex: crate::tally::hex(kept),
+                };
+                t.new
+                    .entry(key)
+                    .and_modify(|group| group.queries += 1)
+                    .or_insert_with(|| NewGroup {
+                        allowed,
+                        disallowed,
+                        queries: 1,
+                        files: 0,
+                        example: example(),
+                        minimized: None,
+                    });
+            }
+        }
+    }
+}

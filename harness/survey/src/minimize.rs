@@ -1,0 +1,77 @@
+//! Minimizing the new groups' examples with the fuzzing minimizer
+//! ([`reptest_fuzz_diff::minimize`]), after a survey or after merging its shards, so a
+//! merged survey minimizes exactly as the unsharded one does.
+//!
+//! Each group's example starts from its stored body (the file's first 4 KiB) and query.
+//! The implementations of the group's partition are asked first: if they do not split
+//! that way on the stored body (a longer file cut at 4 KiB, or an implementation that
+//! answers otherwise now), the example stays unminimized. Otherwise the body and URL are
+//! shrunk while every implementation of the partition keeps its verdict and the
+//! reference keeps deciding by the same kind of rule, within the input's dimensions, for
+//! at most `budget` evaluations (no deadline, so the result is the same on every run).
+
+use rayon::prelude::*;
+use reptest_core::Implementation;
+use reptest_corpus::OutcomeWord;
+use reptest_fuzz_diff::minimize::{evaluate_one, minimize_with_budget, Stop};
+use reptest_fuzz_diff::signature::Signature;
+use reptest_fuzz_gen::FuzzQuery;
+
+use crate::engine::Survey;
+use crate::tally::{unhex, Minimized, NewGroup};
+
+/// The evaluation budget per group that `reptest survey --minimize` uses.
+pub const BUDGET: usize = 300;
+
+/// Minimizes every new group's example of `survey` with `implementations` (those the
+/// survey names; others are not asked), at most `budget` evaluations each, and marks the
+/// survey minimized.
+pub fn minimize_new(survey: &mut Survey, implementations: &[&dyn Implementation], budget: usize) {
+    let groups: Vec<&mut NewGroup> = survey.tally.new.values_mut().collect();
+    groups.into_par_iter().for_each(|group| {
+        group.minimized = minimize_group(group, implementations, budget);
+    });
+    survey.tally.new_minimized = true;
+}
+
+fn minimize_group(
+    group: &NewGroup,
+    implementations: &[&dyn Implementation],
+    budget: usize,
+) -> Option<Minimized> {
+    let body = unhex(&group.example.body_hex)?;
+    let members: Vec<&dyn Implementation> = implementations
+        .iter()
+        .copied()
+        .filter(|i| {
+            group.allowed.iter().any(|n| n == i.name())
+                || group.disallowed.iter().any(|n| n == i.name())
+        })
+        .collect();
+    let query = FuzzQuery {
+        agent: group.example.agent.clone(),
+        url: group.example.url.clone(),
+    };
+    let names: Vec<String> = members.iter().map(|i| i.name().to_string()).collect();
+    let outcomes = evaluate_one(&members, &body, &query);
+    let signature = Signature::of(&body, &query.agent, &query.url, &names, &outcomes);
+    if signature.answering(OutcomeWord::Allowed) != group.allowed.as_slice()
+        || signature.answering(OutcomeWord::Disallowed) != group.disallowed.as_slice()
+    {
+        return None;
+    }
+    let m = minimize_with_budget(&body, &query, &members, &signature, budget);
+    Some(Minimized {
+        agent: m.query.agent,
+        url: m.query.url,
+        body: reptest_core::visible::render(&m.body),
+        body_len: m.body.len() as u64,
+        evaluations: m.evaluations as u64,
+        stop: match m.stop {
+            Stop::Done => "done",
+            Stop::Budget => "budget",
+            Stop::Deadline => "deadline",
+        }
+        .to_string(),
+    })
+}

@@ -1,0 +1,191 @@
+//! `survey.html`: one self-contained page (no script, no external resource) with the
+//! pairwise heatmap as a coloured table, the headline, the status table, the
+//! disagreement with the decided verdict, the questions and the new groups.
+
+use std::fmt::Write;
+
+use reptest_core::markup::escape as esc;
+
+use super::json::{new_groups, question_rows, status_rows};
+use super::{count, percent, share, AGREEMENT_MEANS, DECIDED_MEANS};
+use crate::engine::Survey;
+
+const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:90em;color:#222}\
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .5em}\
+td.n{text-align:right}th.r{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap}\
+td.h{text-align:center;min-width:3.2em}pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:20em}\
+.big{font-size:2em;font-weight:bold}";
+
+/// The HTML page of `survey`.
+pub fn render(survey: &Survey) -> String {
+    let mut page = String::new();
+    let _ = write_page(&mut page, survey);
+    page
+}
+
+/// A heatmap colour for a disagreement share: white at 0, deep red at 50 % and above.
+fn colour(share: f64) -> String {
+    let t = (share * 2.0).clamp(0.0, 1.0);
+    let light = 100.0 - 55.0 * t;
+    format!("hsl(0,80%,{light:.0}%)")
+}
+
+fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
+    let header = &survey.header;
+    let tally = &survey.tally;
+    let a = &tally.agreement;
+    page.push_str("<!doctype html>\n<html lang=en>\n<head>\n<meta charset=utf-8>\n");
+    writeln!(
+        page,
+        "<title>reptest survey</title>\n<style>{STYLE}</style>\n</head>\n<body>"
+    )?;
+    writeln!(page, "<h1>reptest survey</h1>")?;
+    writeln!(
+        page,
+        "<p><span class=big>{}</span> of {} queries compared: every implementation that answered gave the same verdict.</p>\n<p>{}</p>",
+        esc(&percent(a.unanimous, a.compared)),
+        count(a.compared),
+        esc(AGREEMENT_MEANS)
+    )?;
+    writeln!(
+        page,
+        "<p>Seed {}, {} queries per file; {} files read, {} surveyed, {} queries; decided by {} {}.</p>",
+        header.seed,
+        header.queries_per_file,
+        count(tally.files.read),
+        count(tally.files.surveyed),
+        count(tally.queries),
+        esc(&header.decided_by.name),
+        esc(&header.decided_by.version)
+    )?;
+
+    writeln!(page, "<h2>Pairwise disagreement</h2>")?;
+    writeln!(
+        page,
+        "<p>Row against column: of the queries both answered with a verdict, the share on which they differ (white 0 %, red 50 % or more).</p>\n<table>\n<tr><th></th>"
+    )?;
+    for entry in &header.implementations {
+        write!(page, "<th class=r>{}</th>", esc(&entry.name))?;
+    }
+    writeln!(page, "</tr>")?;
+    for (entry, row) in header.implementations.iter().zip(&tally.pairwise) {
+        write!(page, "<tr><th>{}</th>", esc(&entry.name))?;
+        for pair in row {
+            let s = share(pair.queries_disagree, pair.queries);
+            write!(
+                page,
+                "<td class=h style=\"background:{}\" title=\"{} of {} queries\">{}</td>",
+                colour(s),
+                pair.queries_disagree,
+                pair.queries,
+                esc(&percent(pair.queries_disagree, pair.queries).replace(" %", ""))
+            )?;
+        }
+        writeln!(page, "</tr>")?;
+    }
+    writeln!(page, "</table>")?;
+
+    writeln!(
+        page,
+        "<h2>Against the decided verdict</h2>\n<p>{}</p>",
+        esc(DECIDED_MEANS)
+    )?;
+    writeln!(page, "<table>\n<tr><th>implementation</th><th>version</th><th>queries</th><th>verdicts</th><th>missing</th><th>disagree: queries</th><th>disagree: files</th></tr>")?;
+    for (entry, t) in header.implementations.iter().zip(&tally.implementations) {
+        writeln!(
+            page,
+            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n title=\"error {} / timeout {} / crash {} / unsupported {}\">{}</td><td class=n style=\"background:{}\">{}</td><td class=n>{}</td></tr>",
+            esc(&entry.name),
+            esc(&entry.version),
+            count(t.asked),
+            count(t.verdicts),
+            t.missing.error,
+            t.missing.timeout,
+            t.missing.crash,
+            t.missing.unsupported,
+            count(t.missing.total()),
+            colour(share(t.decided.queries_disagree, t.decided.queries)),
+            esc(&percent(t.decided.queries_disagree, t.decided.queries)),
+            esc(&percent(t.decided.files_disagree, t.decided.files))
+        )?;
+    }
+    writeln!(page, "</table>")?;
+
+    writeln!(page, "<h2>Status codes</h2>\n<table>\n<tr><th>status</th><th>files</th><th>access method (RFC 9309)</th><th>queries</th></tr>")?;
+    for (family, branch, files, queries) in status_rows(survey) {
+        writeln!(
+            page,
+            "<tr><td>{}</td><td class=n>{}</td><td>{}: {}</td><td class=n>{}</td></tr>",
+            esc(&family),
+            count(files),
+            branch.label(),
+            esc(branch.meaning()),
+            count(queries)
+        )?;
+    }
+    writeln!(page, "</table>")?;
+
+    writeln!(
+        page,
+        "<h2>Questions</h2>\n<p>{} of {} split queries attributed to a question of the catalogue.</p>",
+        count(a.attributed),
+        count(a.split)
+    )?;
+    writeln!(page, "<table>\n<tr><th>question</th><th></th><th>queries</th><th>files</th><th>on the minority side</th></tr>")?;
+    for super::json::QuestionRow {
+        id,
+        text,
+        queries,
+        files,
+        minority,
+    } in question_rows(survey)
+    {
+        let minority: Vec<String> = minority
+            .iter()
+            .map(|(name, n)| format!("{} {n}", esc(name)))
+            .collect();
+        writeln!(
+            page,
+            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td>{}</td></tr>",
+            esc(&id),
+            esc(&text),
+            count(queries),
+            count(files),
+            minority.join(", ")
+        )?;
+    }
+    writeln!(page, "</table>")?;
+
+    writeln!(
+        page,
+        "<h2>New</h2>\n<p>Split queries attributed to no question, by partition; examples {} (first 4 KiB, visible notation).</p>",
+        if tally.new_minimized { "with their minimized form where the split reproduces" } else { "not minimized" }
+    )?;
+    for group in new_groups(survey) {
+        let e = &group.example;
+        writeln!(
+            page,
+            "<h3>allowed: {} | disallowed: {}</h3>\n<p>{} queries in {} files. Example: host <code>{}</code>, agent <code>{}</code>, URL <code>{}</code> ({})</p>\n<pre>{}</pre>",
+            esc(&group.allowed.join(", ")),
+            esc(&group.disallowed.join(", ")),
+            count(group.queries),
+            count(group.files),
+            esc(&e.host),
+            esc(&e.agent),
+            esc(&e.url),
+            esc(&e.origin),
+            esc(&e.body).replace("&#10;", "\n")
+        )?;
+        if let Some(m) = &group.minimized {
+            writeln!(
+                page,
+                "<p>Minimized: agent <code>{}</code>, URL <code>{}</code></p>\n<pre>{}</pre>",
+                esc(&m.agent),
+                esc(&m.url),
+                esc(&m.body).replace("&#10;", "\n")
+            )?;
+        }
+    }
+    writeln!(page, "</body>\n</html>")?;
+    Ok(())
+}

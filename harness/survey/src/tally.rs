@@ -1,0 +1,433 @@
+//! What a survey counts: additive tallies only, so that the tallies of any split of the
+//! files (shards, chunks, single files) [`merge`](Tally::merge) into exactly the tally of
+//! the whole.
+//!
+//! Every count is a sum over files; "distinct files" counts are sums too, as a file is
+//! in exactly one shard. The one non-count, each new group's example, is the smallest
+//! by [`ExampleKey`] among those merged, so merging is exact in any order.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The counts of a survey or of any part of it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Files read and what became of them.
+    pub files: FileCounts,
+    /// Queries asked: the derived queries of the files whose rules apply.
+    pub queries: u64,
+    /// Files and queries per status family: `2xx` ... `other`, and `none` for files
+    /// without a status (a directory or tar archive).
+    pub status: BTreeMap<String, StatusRow>,
+    /// Per implementation, in the order of the survey's implementations.
+    pub implementations: Vec<ImplTally>,
+    /// `pairwise[i][j]`: implementations `i` and `j` compared (symmetric; the diagonal is
+    /// an implementation with itself).
+    pub pairwise: Vec<Vec<PairTally>>,
+    /// Whether the implementations that answered agree.
+    pub agreement: Agreement,
+    /// Split queries attributed to a question of the catalogue, by question id.
+    pub per_question: BTreeMap<String, QuestionTally>,
+    /// Split queries attributed to no question, by partition
+    /// ([`NewGroup::key`]).
+    pub new: BTreeMap<String, NewGroup>,
+    /// Whether the new groups' examples went through the minimizer
+    /// ([`crate::minimize`]); a merge clears it (minimize after merging).
+    #[serde(default)]
+    pub new_minimized: bool,
+}
+
+/// Files read, and what became of them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileCounts {
+    /// Files (directory entries, archive members, WARC response records) read.
+    pub read: u64,
+    /// Files put through the implementations: those whose status means the rules apply
+    /// (2xx, or none).
+    pub surveyed: u64,
+    /// Files read but not put through the implementations (3xx, 4xx, 5xx, other).
+    pub not_surveyed: u64,
+    /// Files whose body was cut at [`crate::BODY_LIMIT`].
+    pub cut_at_limit: u64,
+    /// Files whose body the archive stored incomplete.
+    pub cut_in_archive: u64,
+    /// Entries or records skipped because they could not be read (an unreadable file,
+    /// a name that is not UTF-8, a WARC record whose HTTP payload is unusable).
+    pub skipped: u64,
+}
+
+/// One row of the status table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusRow {
+    /// The branch of the access method (RFC 9309 §2.3.1) the family selects.
+    pub branch: String,
+    /// Files with a status of this family.
+    pub files: u64,
+    /// Queries asked on them (none unless the rules apply).
+    pub queries: u64,
+}
+
+/// What one implementation answered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImplTally {
+    /// Queries asked.
+    pub asked: u64,
+    /// Queries answered with a verdict.
+    pub verdicts: u64,
+    /// Verdicts that were `allowed`.
+    pub allowed: u64,
+    /// Queries answered without a verdict, by kind.
+    pub missing: Missing,
+    /// Compared with the decided verdict.
+    pub decided: Decided,
+}
+
+/// Answers without a verdict, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Missing {
+    /// The implementation failed on the input.
+    pub error: u64,
+    /// No answer in time.
+    pub timeout: u64,
+    /// The implementation's process died.
+    pub crash: u64,
+    /// The implementation cannot express the query.
+    pub unsupported: u64,
+}
+
+impl Missing {
+    /// Every answer without a verdict.
+    pub fn total(&self) -> u64 {
+        self.error + self.timeout + self.crash + self.unsupported
+    }
+
+    fn add(&mut self, other: &Missing) {
+        self.error += other.error;
+        self.timeout += other.timeout;
+        self.crash += other.crash;
+        self.unsupported += other.unsupported;
+    }
+}
+
+/// One implementation against the decided verdict (the reference's).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decided {
+    /// Queries where both it and the reference gave a verdict.
+    pub queries: u64,
+    /// Of those, where its verdict differs.
+    pub queries_disagree: u64,
+    /// Files with at least one such query.
+    pub files: u64,
+    /// Files with at least one query where its verdict differs.
+    pub files_disagree: u64,
+}
+
+impl Decided {
+    fn add(&mut self, other: &Decided) {
+        self.queries += other.queries;
+        self.queries_disagree += other.queries_disagree;
+        self.files += other.files;
+        self.files_disagree += other.files_disagree;
+    }
+}
+
+/// Two implementations compared.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairTally {
+    /// Queries both answered with a verdict.
+    pub queries: u64,
+    /// Of those, where their verdicts differ.
+    pub queries_disagree: u64,
+    /// Files with at least one query both answered with a verdict.
+    pub files: u64,
+    /// Files with at least one query where their verdicts differ.
+    pub files_disagree: u64,
+}
+
+impl PairTally {
+    fn add(&mut self, other: &PairTally) {
+        self.queries += other.queries;
+        self.queries_disagree += other.queries_disagree;
+        self.files += other.files;
+        self.files_disagree += other.files_disagree;
+    }
+}
+
+/// Whether the implementations agree, query by query.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Agreement {
+    /// Queries on which at least two implementations gave a verdict.
+    pub compared: u64,
+    /// Of those, the queries on which every verdict is the same.
+    pub unanimous: u64,
+    /// Of those, the queries on which both verdicts occur.
+    pub split: u64,
+    /// Split queries attributed to a question of the catalogue.
+    pub attributed: u64,
+}
+
+/// The split queries attributed to one question.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuestionTally {
+    /// Split queries attributed to it.
+    pub queries: u64,
+    /// Files with at least one of them.
+    pub files: u64,
+    /// Per implementation, how many of those queries it was on the minority side of (the
+    /// smaller side; on a tie, the side against the decided verdict).
+    pub minority: BTreeMap<String, u64>,
+}
+
+/// Split queries attributed to no question, with one partition of the implementations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewGroup {
+    /// The implementations that answered `allowed`, sorted.
+    pub allowed: Vec<String>,
+    /// The implementations that answered `disallowed`, sorted.
+    pub disallowed: Vec<String>,
+    /// Queries in the group.
+    pub queries: u64,
+    /// Files with at least one of them.
+    pub files: u64,
+    /// The group's example: of its queries, the one with the smallest [`ExampleKey`].
+    pub example: Example,
+    /// The example minimized ([`crate::minimize`]), when it was and the split
+    /// reproduced on the example's stored body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimized: Option<Minimized>,
+}
+
+/// A new group's example after minimization.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Minimized {
+    /// The product token.
+    pub agent: String,
+    /// The URL, shortened.
+    pub url: String,
+    /// The body, in visible notation.
+    pub body: String,
+    /// The body's length in octets.
+    pub body_len: u64,
+    /// Candidates evaluated.
+    pub evaluations: u64,
+    /// Why the minimizer stopped: `done` or `budget`.
+    pub stop: String,
+}
+
+impl NewGroup {
+    /// The key of a partition: `allowed: a, b | disallowed: c`.
+    pub fn key(allowed: &[String], disallowed: &[String]) -> String {
+        format!(
+            "allowed: {} | disallowed: {}",
+            allowed.join(", "),
+            disallowed.join(", ")
+        )
+    }
+}
+
+/// The order in which examples are chosen: (host, locator, query index).
+pub type ExampleKey<'a> = (&'a str, &'a str, u64);
+
+/// One query of a file, as an example.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Example {
+    /// The file's host.
+    pub host: String,
+    /// Where the file is in the input: its source without the input's name
+    /// (see [`crate::shard`]).
+    pub locator: String,
+    /// The query's position among the file's derived queries, from 0.
+    pub query: u64,
+    /// The product token.
+    pub agent: String,
+    /// The URL (a path).
+    pub url: String,
+    /// The method that made the URL (one of [`crate::ORIGINS`]).
+    pub origin: String,
+    /// The body's first [`EXAMPLE_BODY_LIMIT`] octets, in visible notation
+    /// ([`reptest_core::visible`]).
+    pub body: String,
+    /// The body's length in octets (as read; the example shows at most 4 KiB).
+    pub body_len: u64,
+    /// The body's first [`EXAMPLE_BODY_LIMIT`] octets, raw, as lower-case hex (what the
+    /// minimizer starts from).
+    pub body_hex: String,
+}
+
+impl Example {
+    /// The key examples are ordered by.
+    pub fn key(&self) -> ExampleKey<'_> {
+        (&self.host, &self.locator, self.query)
+    }
+}
+
+/// `bytes` as lower-case hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The octets of lower-case or upper-case hex `text`; `None` if it is not hex.
+pub fn unhex(text: &str) -> Option<Vec<u8>> {
+    let digits = text.as_bytes();
+    if !digits.len().is_multiple_of(2) {
+        return None;
+    }
+    digits
+        .chunks(2)
+        .map(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok())
+        .collect()
+}
+
+/// How much of a body an example keeps: 4 KiB.
+pub const EXAMPLE_BODY_LIMIT: usize = 4096;
+
+impl Tally {
+    /// An empty tally for `n` implementations.
+    pub fn new(n: usize) -> Tally {
+        Tally {
+            implementations: vec![ImplTally::default(); n],
+            pairwise: vec![vec![PairTally::default(); n]; n],
+            ..Tally::default()
+        }
+    }
+
+    /// Adds `other`'s counts to these (both over the same implementations).
+    ///
+    /// # Errors
+    ///
+    /// When the two count different numbers of implementations.
+    pub fn merge(&mut self, other: Tally) -> Result<(), String> {
+        if self.implementations.len() != other.implementations.len()
+            || self.pairwise.len() != other.pairwise.len()
+        {
+            return Err(format!(
+                "the tallies count {} and {} implementations",
+                self.implementations.len(),
+                other.implementations.len()
+            ));
+        }
+        let f = &mut self.files;
+        let g = other.files;
+        f.read += g.read;
+        f.surveyed += g.surveyed;
+        f.not_surveyed += g.not_surveyed;
+        f.cut_at_limit += g.cut_at_limit;
+        f.cut_in_archive += g.cut_in_archive;
+        f.skipped += g.skipped;
+        self.queries += other.queries;
+        for (family, row) in other.status {
+            let mine = self.status.entry(family).or_default();
+            mine.branch = row.branch;
+            mine.files += row.files;
+            mine.queries += row.queries;
+        }
+        for (mine, theirs) in self.implementations.iter_mut().zip(&other.implementations) {
+            mine.asked += theirs.asked;
+            mine.verdicts += theirs.verdicts;
+            mine.allowed += theirs.allowed;
+            mine.missing.add(&theirs.missing);
+            mine.decided.add(&theirs.decided);
+        }
+        for (mine, theirs) in self.pairwise.iter_mut().zip(&other.pairwise) {
+            if mine.len() != theirs.len() {
+                return Err("the pairwise matrices differ in size".into());
+            }
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                a.add(b);
+            }
+        }
+        let a = &mut self.agreement;
+        a.compared += other.agreement.compared;
+        a.unanimous += other.agreement.unanimous;
+        a.split += other.agreement.split;
+        a.attributed += other.agreement.attributed;
+        self.new_minimized = false;
+        for (id, theirs) in other.per_question {
+            let mine = self.per_question.entry(id).or_default();
+            mine.queries += theirs.queries;
+            mine.files += theirs.files;
+            for (name, n) in theirs.minority {
+                *mine.minority.entry(name).or_default() += n;
+            }
+        }
+        for (key, theirs) in other.new {
+            match self.new.get_mut(&key) {
+                None => {
+                    self.new.insert(key, theirs);
+                }
+                Some(mine) => {
+                    mine.queries += theirs.queries;
+                    mine.files += theirs.files;
+                    if theirs.example.key() < mine.example.key() {
+                        mine.example = theirs.example;
+                    }
+                    mine.minimized = None;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn example(host: &str, query: u64) -> Example {
+        Example {
+            host: host.into(),
+            locator: format!("/{host}"),
+            query,
+            agent: "a".into(),
+            url: "/".into(),
+            origin: "common".into(),
+            body: String::new(),
+            body_len: 0,
+            body_hex: String::new(),
+        }
+    }
+
+    fn one(host: &str) -> Tally {
+        let mut t = Tally::new(2);
+        t.files.read = 1;
+        t.queries = 3;
+        t.pairwise[0][1].queries_disagree = 1;
+        t.per_question
+            .entry("Q-x".into())
+            .or_default()
+            .minority
+            .insert("b".into(), 1);
+        t.new.insert(
+            "k".into(),
+            NewGroup {
+                allowed: vec!["a".into()],
+                disallowed: vec!["b".into()],
+                queries: 1,
+                files: 1,
+                example: example(host, 2),
+                minimized: None,
+            },
+        );
+        t
+    }
+
+    /// Merging is the same in any order: counts add, the smallest example wins.
+    #[test]
+    fn merging_is_order_independent() {
+        let parts = ["c.example", "a.example", "b.example"];
+        let mut forward = Tally::new(2);
+        for host in parts {
+            forward.merge(one(host)).unwrap();
+        }
+        let mut backward = Tally::new(2);
+        for host in parts.iter().rev() {
+            backward.merge(one(host)).unwrap();
+        }
+        assert_eq!(forward, backward);
+        assert_eq!(forward.queries, 9);
+        assert_eq!(forward.new["k"].example.host, "a.example");
+        assert_eq!(forward.per_question["Q-x"].minority["b"], 3);
+        assert!(forward.merge(Tally::new(3)).is_err());
+    }
+}

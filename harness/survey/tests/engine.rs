@@ -1,0 +1,259 @@
+//! The survey engine on handmade files with small implementations written here: counts
+//! add up, the pairwise matrix is symmetric, statuses other than 2xx are only counted,
+//! and shards merge into exactly the whole survey.
+
+use reptest_core::{CaseInput, ImplInfo, ImplKind, Implementation, Outcome};
+use reptest_fuzz_diff::attribution::Attribution;
+use reptest_survey::engine::{survey_files, Options, Quiet, Setup, Survey};
+use reptest_survey::partial::{self, Partial};
+use reptest_survey::{render, Shard, SurveyFile};
+
+/// Answers with the reference matcher, or always `allowed`, or `error` on every other
+/// query.
+struct Fake {
+    info: ImplInfo,
+    kind: Kind,
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Reference,
+    AllowAll,
+    Flaky,
+}
+
+impl Fake {
+    fn new(name: &str, kind: Kind) -> Fake {
+        Fake {
+            info: ImplInfo {
+                name: name.into(),
+                version: "1".into(),
+                language: "Rust".into(),
+                capabilities: Default::default(),
+                kind: ImplKind::InProcess,
+            },
+            kind,
+        }
+    }
+}
+
+impl Implementation for Fake {
+    fn info(&self) -> &ImplInfo {
+        &self.info
+    }
+
+    fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
+        let robots = reptest_reference::Robots::parse(case.robots);
+        case.queries
+            .iter()
+            .enumerate()
+            .map(|(i, q)| match self.kind {
+                Kind::Reference => Outcome::Verdict {
+                    allowed: robots.is_allowed(q.agent, q.url),
+                    line: None,
+                },
+                Kind::AllowAll => Outcome::Verdict {
+                    allowed: true,
+                    line: None,
+                },
+                Kind::Flaky if i % 2 == 1 => Outcome::Error("odd".into()),
+                Kind::Flaky => Outcome::Verdict {
+                    allowed: !robots.is_allowed(q.agent, q.url),
+                    line: None,
+                },
+            })
+            .collect()
+    }
+}
+
+fn files() -> Vec<SurveyFile> {
+    let bodies: [&[u8]; 6] = [
+        b"User-agent: *\nDisallow: /private/\n",
+        b"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+        b"User-agent: *\nDisallow: /*.pdf$\nAllow: /public/\n",
+        b"",
+        b"User-agent: *\nDisallow: /caf%C3%A9\n",
+        b"User-agent: examplebot\nDisallow: /x\n",
+    ];
+    let mut files: Vec<SurveyFile> = bodies
+        .iter()
+        .enumerate()
+        .map(|(i, body)| SurveyFile {
+            source: format!("in/host{i}.example"),
+            ..SurveyFile::new(format!("host{i}.example"), body.to_vec())
+        })
+        .collect();
+    for (i, status) in [(0, 404), (1, 503), (2, 301), (3, 200)] {
+        files.push(SurveyFile {
+            status: Some(status),
+            source: format!("in@{i}"),
+            ..SurveyFile::new(
+                format!("warc{i}.example"),
+                b"User-agent: *\nDisallow: /\n".to_vec(),
+            )
+        });
+    }
+    files
+}
+
+fn run(shard: Shard) -> Survey {
+    run_with(shard, None)
+}
+
+fn run_with(shard: Shard, limit: Option<u64>) -> Survey {
+    let reference = Fake::new("reference", Kind::Reference);
+    let allow = Fake::new("allow-all", Kind::AllowAll);
+    let flaky = Fake::new("flaky", Kind::Flaky);
+    let implementations: [&dyn Implementation; 3] = [&reference, &allow, &flaky];
+    let attribution = Attribution::default();
+    let setup = Setup {
+        implementations: &implementations,
+        decider: &reference,
+        attribution: &attribution,
+        questions: Vec::new(),
+    };
+    let options = Options {
+        shard,
+        limit,
+        ..Options::default()
+    };
+    survey_files(files().into_iter().map(Ok), "in", &options, &setup, &Quiet).unwrap()
+}
+
+#[test]
+fn counts_add_up() {
+    let survey = run(Shard::WHOLE);
+    let t = &survey.tally;
+    assert_eq!(t.files.read, 10);
+    assert_eq!(t.files.surveyed, 7, "6 without a status and the 200");
+    assert_eq!(t.files.not_surveyed, 3);
+    assert_eq!(t.status["none"].files, 6);
+    assert_eq!(t.status["2xx"].files, 1);
+    assert_eq!(t.status["4xx"].queries, 0);
+    assert_eq!(t.status["5xx"].branch, "unreachable");
+    assert!(t.queries <= 7 * 20 && t.queries > 0);
+    for (i, imp) in t.implementations.iter().enumerate() {
+        assert_eq!(imp.asked, t.queries);
+        assert_eq!(imp.verdicts + imp.missing.total(), imp.asked);
+        assert_eq!(t.pairwise[i][i].queries_disagree, 0);
+        for j in 0..3 {
+            assert_eq!(t.pairwise[i][j], t.pairwise[j][i]);
+        }
+    }
+    assert_eq!(t.implementations[0].decided.queries_disagree, 0);
+    assert_eq!(t.implementations[2].missing.error, t.queries / 2);
+    // flaky contradicts the reference on every query it answers.
+    let flaky = &t.implementations[2].decided;
+    assert_eq!(flaky.queries_disagree, flaky.queries);
+    assert_eq!(t.agreement.compared, t.queries);
+    assert_eq!(
+        t.agreement.unanimous + t.agreement.split,
+        t.agreement.compared
+    );
+    let new: u64 = t.new.values().map(|g| g.queries).sum();
+    assert_eq!(new + t.agreement.attributed, t.agreement.split);
+}
+
+#[test]
+fn shards_merge_into_the_whole_survey() {
+    let whole = run(Shard::WHOLE);
+    let partials: Vec<(String, Partial)> = (0..3)
+        .rev()
+        .map(|i| {
+            let shard = Shard::new(i, 3).unwrap();
+            let partial = Partial::new(shard, run(shard));
+            // Through JSON, as the files are.
+            let text = serde_json::to_string(&partial).unwrap();
+            let name = Partial::file_name(shard);
+            let read = Partial::parse(&text, &name).unwrap();
+            (name, read)
+        })
+        .collect();
+    let merged = partial::merge(partials.clone()).unwrap();
+    assert_eq!(merged, whole);
+    assert_eq!(render::json::render(&merged), render::json::render(&whole));
+    assert_eq!(
+        render::markdown::render(&merged),
+        render::markdown::render(&whole)
+    );
+
+    let err = partial::merge(partials[1..].to_vec()).unwrap_err();
+    assert!(err.contains("missing: 2/3"), "{err}");
+    let mut twice = partials.clone();
+    twice.push(partials[0].clone());
+    assert!(partial::merge(twice).unwrap_err().contains("twice"));
+    let mut seeds = partials;
+    seeds[0].1.survey.header.seed = 9;
+    assert!(partial::merge(seeds).unwrap_err().contains("seed"));
+}
+
+#[test]
+fn partials_of_another_kind_are_refused() {
+    for text in [
+        "{}",
+        "[1]",
+        "not json",
+        "{\"kind\": \"reptest-survey-partial\", \"format\": 99}",
+    ] {
+        assert!(Partial::parse(text, "x.json").is_err(), "{text}");
+    }
+}
+
+#[test]
+fn the_pages_render() {
+    let survey = run(Shard::WHOLE);
+    let md = render::markdown::render(&survey);
+    assert!(md.starts_with("# reptest survey"));
+    assert!(md.contains("| 5xx | 1 |"), "{md}");
+    let html = render::html::render(&survey);
+    assert!(html.contains("<table>") && !html.contains("http"));
+    let json: serde_json::Value = serde_json::from_str(&render::json::render(&survey)).unwrap();
+    for key in [
+        "files",
+        "queries",
+        "pairwise",
+        "per_question",
+        "new",
+        "status",
+        "agreement",
+        "implementations",
+        "seed",
+        "queries_per_file",
+    ] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+}
+
+/// `--limit` counts the input's files before sharding, so limited shards merge into the
+/// limited whole.
+#[test]
+fn a_limit_applies_before_sharding() {
+    let whole = run_with(Shard::WHOLE, Some(5));
+    assert_eq!(whole.tally.files.read, 5);
+    let partials = (0..2)
+        .map(|i| {
+            let shard = Shard::new(i, 2).unwrap();
+            (
+                Partial::file_name(shard),
+                Partial::new(shard, run_with(shard, Some(5))),
+            )
+        })
+        .collect();
+    assert_eq!(partial::merge(partials).unwrap(), whole);
+    let mut other = run_with(Shard::new(0, 2).unwrap(), Some(4));
+    other.header.limit = Some(4);
+    let mixed = vec![
+        (
+            "a".to_string(),
+            Partial::new(Shard::new(0, 2).unwrap(), other),
+        ),
+        (
+            "b".to_string(),
+            Partial::new(
+                Shard::new(1, 2).unwrap(),
+                run_with(Shard::new(1, 2).unwrap(), Some(5)),
+            ),
+        ),
+    ];
+    assert!(partial::merge(mixed).unwrap_err().contains("--limit"));
+}
