@@ -126,10 +126,7 @@ impl Implementation for CrawlerImplementation {
                     }
                 }
             }
-            let report = match self
-                .crawler
-                .run(&scenario.clone().with_pages(pages), agent)
-            {
+            let report = match self.crawler.run(&scenario.clone().with_pages(pages), agent) {
                 Ok(report) => report,
                 Err(error) => {
                     for &i in &mine {
