@@ -2,6 +2,8 @@
 
 use std::fmt::Write as _;
 
+use reptest_core::markup::escape;
+
 /// Where the start page is served: not `/`, so that `/` can be a page of its own (a
 /// crawler always fetches the page it is started on, whatever the rules say).
 pub const START_PATH: &str = "/reptest-start.html";
@@ -33,21 +35,6 @@ pub(crate) fn page(path: &str) -> String {
 /// The body of every 404.
 pub(crate) const NOT_FOUND: &str = "not found\n";
 
-/// Escapes text for an HTML attribute value or text node.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {
