@@ -70,7 +70,12 @@ fn every_fetch_query_one_fetch_can_show_is_judged_over_http() {
         .output()
         .unwrap();
     // Exit 1: wget fails queries (it is named with --impl).
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let corpus = reptest_corpus::Corpus::load(reptest_corpus::default_dir()).unwrap();
     let tsv = std::fs::read_to_string(&matrix).unwrap();
     let outcome = |id: &str| {
@@ -88,7 +93,11 @@ fn every_fetch_query_one_fetch_can_show_is_judged_over_http() {
                 assert_eq!(got, "unsupported", "{}: a cached copy", query.id)
             }
             Some(_) => {
-                assert!(got == "allowed" || got == "disallowed", "{}: {got}", query.id);
+                assert!(
+                    got == "allowed" || got == "disallowed",
+                    "{}: {got}",
+                    query.id
+                );
                 judged += 1;
             }
         }
@@ -152,7 +161,10 @@ fn sigint_during_a_crawl_leaves_no_crawler_behind() {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        assert!(Instant::now() < deadline, "reptest did not exit after SIGINT");
+        assert!(
+            Instant::now() < deadline,
+            "reptest did not exit after SIGINT"
+        );
         std::thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(status.code(), Some(130));
@@ -162,7 +174,10 @@ fn sigint_during_a_crawl_leaves_no_crawler_behind() {
         if left.is_empty() {
             break;
         }
-        assert!(Instant::now() < deadline, "crawler processes left: {left:?}");
+        assert!(
+            Instant::now() < deadline,
+            "crawler processes left: {left:?}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }

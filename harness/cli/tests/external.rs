@@ -567,3 +567,258 @@ fn odd_urls_reach_every_kind_of_adapter_as_the_same_path() {
         }
     }
 }
+
+// --- Protocol v2: batch requests -------------------------------------------------------
+
+/// The fixture in mode `v2` (a persistent adapter that takes batch requests), speaking
+/// protocol `max` at most.
+fn v2_fixture(name: &str, extra: &str, max: u64) -> external::Persistent {
+    let dir = adapters_dir(
+        name,
+        &persistent_toml(&format!("fixture-{name}"), &[FIXTURE, "v2"], extra),
+    );
+    let spec = external::config::load(&[dir.join("adapters.toml")])
+        .adapters
+        .pop()
+        .unwrap();
+    external::Persistent::with_max_protocol(spec, Default::default(), max)
+}
+
+/// Queries of the given agents, the i-th with URL `https://example.com/p{i + 1}`.
+fn numbered<'a>(agents: &[&'a str], urls: &'a [String]) -> Vec<QueryInput<'a>> {
+    agents
+        .iter()
+        .zip(urls)
+        .map(|(agent, url)| QueryInput { agent, url })
+        .collect()
+}
+
+fn line_of(outcome: &Outcome) -> Option<usize> {
+    match outcome {
+        Outcome::Verdict { line, .. } => *line,
+        _ => None,
+    }
+}
+
+fn numbered_urls(n: usize) -> Vec<String> {
+    (1..=n)
+        .map(|i| format!("https://example.com/p{i}"))
+        .collect()
+}
+
+fn evaluate(implementation: &dyn Implementation, queries: &[QueryInput<'_>]) -> Vec<Outcome> {
+    implementation.evaluate(&CaseInput {
+        robots: b"User-agent: *\nDisallow: /p\n",
+        fetch: None,
+        queries,
+    })
+}
+
+#[test]
+fn batch_answers_go_to_their_queries_in_order_across_several_requests() {
+    let v2 = v2_fixture("v2-order", "", 2);
+    assert_eq!(v2.availability(), Availability::Available);
+    assert_eq!(v2.protocol(), Some(2));
+    // More than one batch's worth: the case goes out as several pipelined requests.
+    let n = external::MAX_BATCH * 2 + 5;
+    let urls = numbered_urls(n);
+    let agents: Vec<&str> = (0..n)
+        .map(|i| if i % 3 == 0 { "disallowbot" } else { "bot" })
+        .collect();
+    let queries = numbered(&agents, &urls);
+    let outcomes = evaluate(&v2, &queries);
+    assert_eq!(outcomes.len(), n);
+    for (i, outcome) in outcomes.iter().enumerate() {
+        assert_eq!(
+            outcome,
+            &Outcome::Verdict {
+                allowed: i % 3 != 0,
+                line: Some(i + 1)
+            },
+            "query {i}"
+        );
+    }
+    // One request per batch: the fixture reports the size of the request it answered.
+    let urls = numbered_urls(3);
+    let sizes = evaluate(&v2, &numbered(&["batch-size"; 3], &urls));
+    let sizes: Vec<Option<usize>> = sizes.iter().map(line_of).collect();
+    assert_eq!(sizes, [Some(3); 3]);
+    // A lone query goes out as a v1 request, which a v2 adapter answers too.
+    let one = evaluate(&v2, &numbered(&["bot"], &urls));
+    assert_eq!(
+        one,
+        [Outcome::Verdict {
+            allowed: true,
+            line: Some(1)
+        }]
+    );
+}
+
+#[test]
+fn protocol_1_forced_sends_one_request_per_query_and_gives_the_same_answers() {
+    let v1 = v2_fixture("v2-forced-v1", "", 1);
+    let v2 = v2_fixture("v2-not-forced", "", 2);
+    assert_eq!(v1.protocol(), Some(1));
+    let urls = numbered_urls(4);
+    let sizes = evaluate(&v1, &numbered(&["batch-size"; 4], &urls));
+    assert!(sizes.iter().all(|o| line_of(o) == Some(1)), "{sizes:?}");
+    let agents = ["a", "disallowbot", "b", "disallowbot"];
+    assert_eq!(
+        evaluate(&v1, &numbered(&agents, &urls)),
+        evaluate(&v2, &numbered(&agents, &urls))
+    );
+}
+
+#[test]
+fn a_v1_adapter_is_spoken_to_in_v1() {
+    let dir = adapters_dir(
+        "v1-still",
+        &persistent_toml("fixture-v1-still", &[FIXTURE, "faulty"], ""),
+    );
+    let spec = external::config::load(&[dir.join("adapters.toml")])
+        .adapters
+        .pop()
+        .unwrap();
+    let v1 = external::Persistent::new(spec, Default::default());
+    assert_eq!(v1.protocol(), Some(1));
+    let urls = numbered_urls(5);
+    let outcomes = evaluate(&v1, &numbered(&["a", "b", "c", "d", "e"], &urls));
+    assert_eq!(words(&outcomes), ["allowed"; 5]);
+}
+
+#[test]
+fn a_wrong_count_or_garbage_is_an_error_for_every_query_of_that_request_only() {
+    let v2 = v2_fixture("v2-count", "", 2);
+    let urls = numbered_urls(3);
+    for agents in [["a", "short-now", "b"], ["a", "garbage-now", "b"]] {
+        let outcomes = evaluate(&v2, &numbered(&agents, &urls));
+        assert_eq!(words(&outcomes), ["error"; 3], "{agents:?}");
+        let Outcome::Error(why) = &outcomes[0] else {
+            unreachable!()
+        };
+        assert!(
+            why.contains("2 answers to a request of 3 queries")
+                || why.contains("this is not JSON either"),
+            "{why}"
+        );
+        // The process goes on: the next case is answered.
+        let fine = evaluate(&v2, &numbered(&["a", "b"], &urls));
+        assert_eq!(words(&fine), ["allowed", "allowed"]);
+    }
+}
+
+#[test]
+fn a_batch_that_hangs_or_crashes_is_timeout_or_crash_for_all_its_queries_and_restarts() {
+    let v2 = v2_fixture("v2-faults", "timeout_ms = 300", 2);
+    let urls = numbered_urls(3);
+    let started = Instant::now();
+    let hung = evaluate(&v2, &numbered(&["a", "hang-now", "b"], &urls));
+    let waited = started.elapsed();
+    assert_eq!(words(&hung), ["timeout"; 3]);
+    // The batch's timeout: 300 ms once per query.
+    assert!(
+        waited >= Duration::from_millis(900) && waited < Duration::from_secs(5),
+        "{waited:?}"
+    );
+    let Outcome::Timeout(why) = &hung[2] else {
+        unreachable!()
+    };
+    assert!(
+        why.contains("fixture-v2-faults: request") && why.contains("a batch of 3 queries"),
+        "{why}"
+    );
+    assert!(why.contains("no answer within 0.9 s"), "{why}");
+    let crashed = evaluate(&v2, &numbered(&["a", "b", "crash-now"], &urls));
+    assert_eq!(words(&crashed), ["crash"; 3]);
+    let Outcome::Crash(why) = &crashed[0] else {
+        unreachable!()
+    };
+    assert!(
+        why.contains("a batch of 3 queries")
+            && why.contains("exit status: 3")
+            && why.contains("crashing in a batch as asked"),
+        "{why}"
+    );
+    // Restarted: the next case is answered.
+    let fine = evaluate(&v2, &numbered(&["a", "b", "c"], &urls));
+    assert_eq!(words(&fine), ["allowed"; 3]);
+}
+
+#[test]
+fn a_handshake_of_protocol_3_is_unavailable() {
+    let v3 = adapter("v3", &persistent_toml("fixture-v3", &[FIXTURE, "v3"], ""));
+    let Availability::Unavailable { why, .. } = v3.availability() else {
+        panic!("protocol 3 is unavailable")
+    };
+    assert!(why.contains("speaks protocol 3"), "{why}");
+}
+
+/// Every shipped external adapter that is installed gives the same outcomes over v2
+/// (batch requests, where it said `"protocol": 2`) as over v1 forced
+/// (`REPTEST_PROTOCOL=1`), on the corpus's multi-query cases with small bodies and on a
+/// case whose queries mix agents, origins and URL forms.
+#[test]
+fn every_external_adapter_answers_the_same_over_v1_and_v2() {
+    let corpus = Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let mut cases: Vec<&reptest_corpus::Case> = corpus
+        .cases()
+        .iter()
+        .filter(|c| c.fetch.is_none() && c.queries.len() > 1 && c.body.len() < 4096)
+        .collect();
+    // Spread over the corpus, a bounded number.
+    let step = cases.len().div_ceil(60).max(1);
+    cases = cases.into_iter().step_by(step).collect();
+    let mixed: Vec<QueryInput<'_>> = [
+        ("examplebot", "https://example.com/private/x"),
+        ("otherbot", "https://example.com/private/x"),
+        ("ExampleBot", "https://example.com/open"),
+        ("examplebot", "http://example.org:8080/private?q=1"),
+        ("otherbot", "https://example.com/"),
+        ("examplebot", "https://example.com/private/open/y"),
+    ]
+    .iter()
+    .map(|&(agent, url)| QueryInput { agent, url })
+    .collect();
+    let mixed_body: &[u8] =
+        b"User-agent: examplebot\nDisallow: /private\nAllow: /private/open\n\nUser-agent: *\nDisallow: /\n";
+
+    let registry = external::config::load(&external::config::default_files());
+    let mut compared = Vec::new();
+    for spec in registry.adapters {
+        if !spec.file.starts_with(external::config::builtin_dir())
+            || !matches!(spec.mode, external::Mode::Persistent)
+        {
+            continue;
+        }
+        let name = spec.name.clone();
+        let v1 = external::Persistent::with_max_protocol(spec.clone(), Default::default(), 1);
+        let v2 = external::Persistent::with_max_protocol(spec, Default::default(), 2);
+        if v2.availability() != Availability::Available {
+            continue;
+        }
+        for case in &cases {
+            assert_eq!(
+                runner::evaluate_case(&v1, case),
+                runner::evaluate_case(&v2, case),
+                "{name}: case {}",
+                case.id
+            );
+        }
+        let mixed_case = CaseInput {
+            robots: mixed_body,
+            fetch: None,
+            queries: &mixed,
+        };
+        assert_eq!(
+            v1.evaluate(&mixed_case),
+            v2.evaluate(&mixed_case),
+            "{name}: mixed agents and origins"
+        );
+        compared.push(format!("{name} (v{})", v2.protocol().unwrap_or(0)));
+    }
+    eprintln!(
+        "compared over {} cases: {}",
+        cases.len() + 1,
+        compared.join(", ")
+    );
+}

@@ -1,13 +1,19 @@
 'use strict';
-// reptest external adapter protocol v1 (harness/PROTOCOL.md), shared by every Node adapter.
+// reptest external adapter protocol, versions 1 and 2 (harness/PROTOCOL.md), shared by
+// every Node adapter.
 //
 // A library module exports:
 //   name          reptest name, e.g. 'node-robots-parser'
 //   version()     the installed version, read at run time
 //   capabilities  { full_urls, reports_line }
-//   check({ robots, agent, url })  robots is a Buffer (raw bytes); returns, or resolves
-//                 to, { allowed: boolean, line?: number }; throws/rejects on failure.
-// The module builds a fresh parser on every call.
+// and either (protocol 2: one parse per request, many checks)
+//   parse(robots)  robots is a Buffer (raw bytes); returns, or resolves to, a matcher
+//                 ({ agent, url }) => { allowed: boolean, line?: number } (or a promise
+//                 of it), asked once per query of the request; throws/rejects on failure
+// or (protocol 1)
+//   check({ robots, agent, url })  returns, or resolves to, { allowed, line? }.
+// Either builds a fresh parser for every request, never shared between requests. A
+// protocol 2 module answers v1 requests too (parse, then one check).
 
 const fs = require('fs');
 const path = require('path');
@@ -79,6 +85,79 @@ process.on('unhandledRejection', onStray);
 // reptest gone (EPIPE on stdout): nobody reads the answers any more.
 process.stdout.on('error', () => process.exit(1));
 
+// Runs fn (sync or async) and settles with its result, or with the first stray error
+// raised meanwhile.
+async function guarded(fn) {
+  const stray = new Promise((resolve, reject) => { fault = reject; });
+  try {
+    return await Promise.race([Promise.resolve().then(fn), stray]);
+  } finally {
+    fault = null;
+  }
+}
+
+// Calls fn: a plain value (a synchronous library) is taken as it is, a promise is awaited
+// guarded against stray errors. (A batch asks a synchronous matcher many times; this
+// spares each query the promise machinery of guarded.)
+function settle(fn) {
+  const result = fn();
+  if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
+    return guarded(() => result);
+  }
+  return result;
+}
+
+// The answer fields for a library's result: a verdict (and line), else an Error thrown.
+function verdictFields(result) {
+  if (result === null || typeof result !== 'object' || typeof result.allowed !== 'boolean') {
+    throw new Error(`library answered ${String(result && result.allowed)}, not a boolean`);
+  }
+  const out = { verdict: result.allowed ? 'allowed' : 'disallowed' };
+  if (Number.isInteger(result.line) && result.line > 0) out.line = result.line;
+  return out;
+}
+
+// Validates a batch request (protocol 2) and decodes its body.
+function readBatch(req) {
+  if (typeof req.robots_b64 !== 'string') throw new Error('request field robots_b64 is not a string');
+  if (!Array.isArray(req.queries)) throw new Error('request field queries is not an array');
+  const queries = req.queries.map((q) => {
+    if (q === null || typeof q !== 'object' || typeof q.agent !== 'string' || typeof q.url !== 'string') {
+      throw new Error('each query must be an object with string agent and url');
+    }
+    return { agent: q.agent, url: q.url };
+  });
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(req.robots_b64) || req.robots_b64.length % 4 !== 0) {
+    throw new Error('robots_b64 is not padded standard base64');
+  }
+  return { robots: Buffer.from(req.robots_b64, 'base64'), queries };
+}
+
+// Answers a request of protocol 2 (a batch, or a v1 request) with lib.parse: one parse,
+// then one check per query. A failing parse is an error for every query; a failing
+// check, for its query only.
+async function answerBatch(lib, req, id) {
+  const single = !('queries' in req);
+  const { robots, queries } = single
+    ? (({ robots: r, agent, url }) => ({ robots: r, queries: [{ agent, url }] }))(readRequest(req))
+    : readBatch(req);
+  let answers;
+  try {
+    const matcher = await settle(() => lib.parse(robots));
+    answers = [];
+    for (const query of queries) {
+      try {
+        answers.push(verdictFields(await settle(() => matcher(query))));
+      } catch (err) {
+        answers.push({ error: describe(err) });
+      }
+    }
+  } catch (err) {
+    answers = queries.map(() => ({ error: describe(err) }));
+  }
+  return single ? { id, ...answers[0] } : { id, answers };
+}
+
 async function answer(lib, line) {
   let req;
   try {
@@ -89,20 +168,10 @@ async function answer(lib, line) {
   const id = req !== null && typeof req === 'object' && Number.isInteger(req.id) ? req.id : null;
   try {
     if (id === null) throw new Error('request has no integer id');
+    if (typeof lib.parse === 'function') return await answerBatch(lib, req, id);
     const input = readRequest(req);
-    const stray = new Promise((resolve, reject) => { fault = reject; });
-    let result;
-    try {
-      result = await Promise.race([Promise.resolve().then(() => lib.check(input)), stray]);
-    } finally {
-      fault = null;
-    }
-    if (result === null || typeof result !== 'object' || typeof result.allowed !== 'boolean') {
-      throw new Error(`library answered ${String(result && result.allowed)}, not a boolean`);
-    }
-    const out = { id, verdict: result.allowed ? 'allowed' : 'disallowed' };
-    if (Number.isInteger(result.line) && result.line > 0) out.line = result.line;
-    return out;
+    const result = await guarded(() => lib.check(input));
+    return { id, ...verdictFields(result) };
   } catch (err) {
     return { id, error: describe(err) };
   }
@@ -111,7 +180,7 @@ async function answer(lib, line) {
 // Runs the protocol on stdin/stdout for one library module.
 function serve(lib) {
   writeLine({
-    protocol: 1,
+    protocol: typeof lib.parse === 'function' ? 2 : 1,
     name: lib.name,
     version: lib.version(),
     language: 'JavaScript',

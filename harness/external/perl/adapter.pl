@@ -1,9 +1,15 @@
 #!/usr/bin/env perl
 # reptest adapter for WWW::RobotRules (Debian libwww-robotrules-perl); speaks
-# harness/PROTOCOL.md on stdin/stdout. A fresh WWW::RobotRules per request:
+# harness/PROTOCOL.md (protocol 2) on stdin/stdout. Fresh WWW::RobotRules objects for
+# every request:
 #   WWW::RobotRules->new($agent)->parse($robots_url, $body); ->allowed($url)
 # allowed() answers 1 or 0, or -1 when it holds no fresh rules for the URL's host:port
 # (reported as an error, never as a verdict).
+#
+# The library parses for one agent (new($agent); parse keeps only the rules of that
+# agent's record) and one robots.txt URL, so a batch request (protocol 2) parses its body
+# once per distinct (agent, robots.txt URL) among its queries, and every query of that
+# pair asks the same parsed rules; nothing is kept from one request to the next.
 use strict;
 use warnings;
 use JSON::PP ();
@@ -48,6 +54,36 @@ sub decode_request {
     return $req;
 }
 
+# The verdict for one query, against the rules parsed (once per request) for its agent and
+# robots.txt URL, kept in %$parsed; dies with the reason on failure.
+sub check {
+    my ($parsed, $body, $agent, $url) = @_;
+    # The body stays bytes, as LWP hands them over; agent and URL go in as UTF-8 bytes too,
+    # so the library compares like with like.
+    utf8::encode($agent);
+    utf8::encode($url);
+    my $robots_url = URI->new_abs('/robots.txt', URI->new($url));
+    die "cannot derive a robots.txt URL from <$url>\n" unless $robots_url->can('host');
+    my $key = $agent . "\0" . $robots_url->as_string;
+    my $rules = $parsed->{$key};
+    unless ($rules) {
+        $rules = WWW::RobotRules->new($agent);
+        $rules->parse($robots_url->as_string, $body);
+        $parsed->{$key} = $rules;
+    }
+    my $allowed = $rules->allowed($url);
+    die 'allowed() answered ' . (defined $allowed ? $allowed : 'undef') . ", not 1 or 0\n"
+        unless defined $allowed && ($allowed eq '1' || $allowed eq '0');
+    return $allowed ? 'allowed' : 'disallowed';
+}
+
+sub item {
+    my ($parsed, $body, $agent, $url) = @_;
+    my $verdict = eval { check($parsed, $body, $agent, $url) };
+    return { error => message($@ || 'unknown failure') } unless defined $verdict;
+    return { verdict => $verdict };
+}
+
 sub answer {
     my ($line) = @_;
     my $req = eval { decode_request($line) };
@@ -59,6 +95,7 @@ sub answer {
         return { id => undef, error => 'request has no integer id' };
     }
     $id = 0 + $id;
+    return batch($id, $req) if exists $req->{queries};
     for my $field (qw(robots_b64 agent url)) {
         my $v = $req->{$field};
         return { id => $id, error => "request field $field is not a string" }
@@ -68,30 +105,34 @@ sub answer {
     return { id => $id, error => 'robots_b64 is not padded standard base64' }
         unless $b64 =~ m{\A[A-Za-z0-9+/]*={0,2}\z} && length($b64) % 4 == 0;
 
-    # The body stays bytes, as LWP hands them over; agent and URL go in as UTF-8 bytes too,
-    # so the library compares like with like.
-    my $body  = MIME::Base64::decode_base64($b64);
-    my $agent = $req->{agent};
-    my $url   = $req->{url};
-    utf8::encode($agent);
-    utf8::encode($url);
+    my $body = MIME::Base64::decode_base64($b64);
+    return { id => $id, %{ item({}, $body, $req->{agent}, $req->{url}) } };
+}
 
-    my $verdict = eval {
-        my $robots_url = URI->new_abs('/robots.txt', URI->new($url));
-        die "cannot derive a robots.txt URL from <$url>\n" unless $robots_url->can('host');
-        my $rules = WWW::RobotRules->new($agent);
-        $rules->parse($robots_url->as_string, $body);
-        my $allowed = $rules->allowed($url);
-        die 'allowed() answered ' . (defined $allowed ? $allowed : 'undef') . ", not 1 or 0\n"
-            unless defined $allowed && ($allowed eq '1' || $allowed eq '0');
-        $allowed ? 'allowed' : 'disallowed';
-    };
-    return { id => $id, error => message($@ || 'unknown failure') } unless defined $verdict;
-    return { id => $id, verdict => $verdict };
+# A batch request (protocol 2): one answer per query, in order.
+sub batch {
+    my ($id, $req) = @_;
+    my $b64     = $req->{robots_b64};
+    my $queries = $req->{queries};
+    return { id => $id, error => 'request field robots_b64 is not a string' }
+        unless defined $b64 && !ref $b64;
+    return { id => $id, error => 'request field queries is not an array' }
+        unless ref $queries eq 'ARRAY';
+    for my $q (@$queries) {
+        return { id => $id, error => 'each query must be an object with string agent and url' }
+            unless ref $q eq 'HASH'
+            && defined $q->{agent} && !ref $q->{agent}
+            && defined $q->{url}   && !ref $q->{url};
+    }
+    return { id => $id, error => 'robots_b64 is not padded standard base64' }
+        unless $b64 =~ m{\A[A-Za-z0-9+/]*={0,2}\z} && length($b64) % 4 == 0;
+    my $body   = MIME::Base64::decode_base64($b64);
+    my %parsed;    # this request's parses only
+    return { id => $id, answers => [ map { item(\%parsed, $body, $_->{agent}, $_->{url}) } @$queries ] };
 }
 
 emit({
-    protocol     => 1,
+    protocol     => 2,
     name         => 'perl-www-robotrules',
     version      => "$WWW::RobotRules::VERSION",
     language     => 'Perl',

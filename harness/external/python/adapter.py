@@ -1,8 +1,15 @@
 """reptest adapters for Python robots.txt libraries: `python adapter.py LIBRARY`.
 
-Each library is one small factory below that imports the library and returns a verdict
-function `check(body: bytes, agent: str, url: str) -> bool` (True = allowed). It builds
-a fresh parser on every call. reptest_protocol.serve does the rest of the protocol.
+Each library is one small factory below that imports the library and returns either
+- (`batch=True`: protocol 2) a function `parse(body: bytes)` that parses the body once
+  and returns a matcher `matcher(agent: str, url: str) -> bool` (True = allowed), asked
+  once per query of the request: libraries that parse once and check many; or
+- a verdict function `check(body: bytes, agent: str, url: str) -> bool` (protocol 1):
+  the ports of Google's parser (jwm.robotstxt, fast-robotstxt, gpyrobotstxt), whose API
+  parses the body anew on every call for one agent and one URL, so they cannot parse
+  once and check many.
+Either builds a fresh parser for every request, never shared between requests.
+reptest_protocol.serve does the rest of the protocol.
 
 The body arrives as the exact bytes of the robots.txt. For each library it is handed
 over the way that library's own fetch path (or its usual caller's) would hand it over,
@@ -23,21 +30,22 @@ import platform
 import sys
 from typing import Callable
 
-from reptest_protocol import Check, serve
+from reptest_protocol import Check, Parse, serve
 
-# key (the argument) -> (library name for the handshake, version getter, factory)
-ADAPTERS: dict[str, tuple[str, Callable[[], str], Callable[[], Check]]] = {}
+# key (the argument) -> (library name for the handshake, version getter, factory, batch)
+ADAPTERS: dict[str, tuple[str, Callable[[], str], Callable[[], Check | Parse], bool]] = {}
 
 
-def adapter(key: str, name: str, dist: str | None = None):
+def adapter(key: str, name: str, dist: str | None = None, *, batch: bool = False):
     """Register a factory. `dist` is the PyPI distribution the version is read from;
-    None means the library is part of the standard library (version = Python's)."""
+    None means the library is part of the standard library (version = Python's).
+    `batch`: the factory returns a parse function (protocol 2), else a check function."""
 
     def version() -> str:
         return importlib.metadata.version(dist) if dist else platform.python_version()
 
-    def register(factory: Callable[[], Check]) -> Callable[[], Check]:
-        ADAPTERS[key] = (name, version, factory)
+    def register(factory):
+        ADAPTERS[key] = (name, version, factory, batch)
         return factory
 
     return register
@@ -50,11 +58,11 @@ def data_url(body: bytes) -> str:
     return "data:text/plain;base64," + base64.b64encode(body).decode("ascii")
 
 
-@adapter("urllib", "urllib.robotparser")
-def urllib_robotparser() -> Check:
+@adapter("urllib", "urllib.robotparser", batch=True)
+def urllib_robotparser() -> Parse:
     from urllib.robotparser import RobotFileParser
 
-    def check(body: bytes, agent: str, url: str) -> bool:
+    def parse(body: bytes):
         # RobotFileParser.read() is the library's fetch path: urlopen(self.url), then
         # parse(raw.decode("utf-8").splitlines()). Pointing it at a data: URL runs that
         # code unchanged: strict UTF-8 (invalid bytes raise UnicodeDecodeError, reported
@@ -63,29 +71,30 @@ def urllib_robotparser() -> Check:
         parser = RobotFileParser()
         parser.set_url(data_url(body))
         parser.read()
-        return parser.can_fetch(agent, url)
+        return parser.can_fetch
 
-    return check
+    return parse
 
 
-@adapter("protego", "protego", "protego")
-def protego() -> Check:
+@adapter("protego", "protego", "protego", batch=True)
+def protego() -> Parse:
     from protego import Protego
 
-    def check(body: bytes, agent: str, url: str) -> bool:
+    def parse(body: bytes):
         # Protego parses str and does not fetch. Its main caller, Scrapy's
         # ProtegoRobotParser, decodes with decode_robotstxt(): UTF-8, errors="ignore"
         # (invalid bytes dropped, a BOM kept as U+FEFF). Note can_fetch(url, agent).
-        return Protego.parse(body.decode("utf-8", errors="ignore")).can_fetch(url, agent)
+        parsed = Protego.parse(body.decode("utf-8", errors="ignore"))
+        return lambda agent, url: parsed.can_fetch(url, agent)
 
-    return check
+    return parse
 
 
-@adapter("robotspy", "robotspy", "robotspy")
-def robotspy() -> Check:
+@adapter("robotspy", "robotspy", "robotspy", batch=True)
+def robotspy() -> Parse:
     from robots import RobotsParser
 
-    def check(body: bytes, agent: str, url: str) -> bool:
+    def parse(body: bytes):
         # The documented use is RobotsParser.from_uri(robots_txt_url): gen_uri reads
         # urlopen(uri) line by line, decodes each as "utf-8-sig", and on the first
         # invalid line stops and sets allow_all. from_uri on a data: URL runs that code
@@ -96,23 +105,24 @@ def robotspy() -> Check:
             # A data: URL has no HTTP status, so only a failed open gets here; that
             # would be our fault, not a verdict of the library.
             raise RuntimeError(f"robotspy could not open the body: {parser.errors}")
-        return parser.can_fetch(agent, url)
+        return parser.can_fetch
 
-    return check
+    return parse
 
 
-@adapter("robotexclusionrulesparser", "robotexclusionrulesparser", "robotexclusionrulesparser")
-def robotexclusionrulesparser() -> Check:
+@adapter("robotexclusionrulesparser", "robotexclusionrulesparser", "robotexclusionrulesparser",
+         batch=True)
+def robotexclusionrulesparser() -> Parse:
     from robotexclusionrulesparser import RobotExclusionRulesParser
 
-    def check(body: bytes, agent: str, url: str) -> bool:
+    def parse(body: bytes):
         # parse() accepts bytes and decodes them as ISO-8859-1 itself, the same default
         # its fetch() uses when the response names no charset (reptest sends none).
         parser = RobotExclusionRulesParser()
         parser.parse(body)
-        return parser.is_allowed(agent, url)
+        return parser.is_allowed
 
-    return check
+    return parse
 
 
 @adapter("jwm-robotstxt", "jwm.robotstxt", "jwm.robotstxt")
@@ -159,7 +169,7 @@ def gpyrobotstxt() -> Check:
 
 def list_all() -> int:
     failed = 0
-    for key, (name, version, factory) in ADAPTERS.items():
+    for key, (name, version, factory, _batch) in ADAPTERS.items():
         try:
             factory()
             print(f"{key:28} {name} {version()}")
@@ -176,9 +186,11 @@ def main(argv: list[str]) -> int:
         print(f"usage: adapter.py LIBRARY|--list; LIBRARY is one of: {' '.join(ADAPTERS)}",
               file=sys.stderr)
         return 2
-    name, version, factory = ADAPTERS[argv[0]]
+    name, version, factory, batch = ADAPTERS[argv[0]]
     # Import before the handshake: a library that cannot load makes the adapter exit
     # with the reason on stderr, so reptest lists it as unavailable.
+    if batch:
+        return serve(name, version(), parse=factory())
     return serve(name, version(), factory())
 
 

@@ -1,9 +1,15 @@
-"""The reptest external adapter protocol, version 1 (harness/PROTOCOL.md), for Python.
+"""The reptest external adapter protocol, versions 1 and 2 (harness/PROTOCOL.md), for
+Python.
 
-Every Python adapter is one call to `serve` with a verdict function
-`check(body: bytes, agent: str, url: str) -> bool` (True = allowed). This module owns
-everything else: the handshake, the request loop, base64, ASCII-only JSON output,
-flushing, and turning exceptions and non-bool results into `error` answers.
+Every Python adapter is one call to `serve`, with either
+- a verdict function `check(body: bytes, agent: str, url: str) -> bool` (True =
+  allowed): protocol 1, one parse per query; or
+- `parse=`, a function `parse(body: bytes) -> matcher` whose matcher answers
+  `matcher(agent: str, url: str) -> bool`: protocol 2, the body of a batch request is
+  parsed once and the matcher asked once per query (a fresh parse per request, never
+  shared between requests). v1 requests are answered too, with one parse each.
+This module owns everything else: the handshake, the request loop, base64, ASCII-only
+JSON output, flushing, and turning exceptions and non-bool results into `error` answers.
 """
 
 from __future__ import annotations
@@ -16,12 +22,15 @@ import sys
 from typing import Any, BinaryIO, Callable
 
 PROTOCOL_VERSION = 1
+BATCH_PROTOCOL_VERSION = 2
 
 # An error message longer than this is cut: reptest only shows it, and a library's
 # message may quote the whole input.
 MAX_ERROR_CHARS = 2000
 
 Check = Callable[[bytes, str, str], Any]
+Matcher = Callable[[str, str], Any]
+Parse = Callable[[bytes], Matcher]
 
 
 class BadRequest(Exception):
@@ -62,6 +71,39 @@ def parse_request(line: bytes) -> tuple[Any, bytes, str, str]:
     return request["id"], body, agent, url
 
 
+def parse_any_request(line: bytes) -> tuple[Any, bytes, list[tuple[str, str]] | None, str, str]:
+    """(id, body, queries, agent, url): `queries` is the list of (agent, url) of a batch
+    request (protocol 2), None for a v1 request (then agent and url are set)."""
+    try:
+        request = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"not JSON: {exc}") from None
+    if not isinstance(request, dict):
+        raise BadRequest("not a JSON object")
+    if "queries" not in request:
+        rid, body, agent, url = parse_request(line)
+        return rid, body, None, agent, url
+    for field in ("id", "robots_b64"):
+        if field not in request:
+            raise BadRequest(f"missing field {field!r}")
+    robots_b64, raw = request["robots_b64"], request["queries"]
+    if not isinstance(robots_b64, str):
+        raise BadRequest("robots_b64 must be a string")
+    if not isinstance(raw, list):
+        raise BadRequest("queries must be a list")
+    queries = []
+    for query in raw:
+        if not (isinstance(query, dict) and isinstance(query.get("agent"), str)
+                and isinstance(query.get("url"), str)):
+            raise BadRequest("each query must be an object with string agent and url")
+        queries.append((query["agent"], query["url"]))
+    try:
+        body = base64.b64decode(robots_b64, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise BadRequest(f"robots_b64 is not base64: {exc}") from None
+    return request["id"], body, queries, "", ""
+
+
 def request_id(line: bytes) -> Any:
     """The id of a request line that failed to parse, if one can be read, else None."""
     try:
@@ -82,9 +124,42 @@ def answer(line: bytes, check: Check) -> dict:
         verdict = check(body, agent, url)
     except Exception as exc:  # the library failed: report it, keep serving
         return {"id": rid, "error": error_text(exc)}
+    return {"id": rid, **verdict_answer(verdict)}
+
+
+def verdict_answer(verdict: Any) -> dict:
+    """The answer fields for a library's result: a verdict, or an error for a non-bool."""
     if type(verdict) is not bool:  # noqa: E721 - 0/1/None/numpy bools are not verdicts
-        return {"id": rid, "error": f"NotAVerdict: the library returned {verdict!r:.200}"}
-    return {"id": rid, "verdict": "allowed" if verdict else "disallowed"}
+        return {"error": f"NotAVerdict: the library returned {verdict!r:.200}"}
+    return {"verdict": "allowed" if verdict else "disallowed"}
+
+
+def batch_answer(line: bytes, parse: Parse) -> dict:
+    """The answer object for one request line of protocol 2 (a batch, or a v1 request):
+    the body is parsed once, then each query is checked. A failing parse is an error for
+    every query; a failing check, for its query only."""
+    try:
+        rid, body, queries, agent, url = parse_any_request(line)
+    except BadRequest as exc:
+        return {"id": request_id(line), "error": error_text(exc)}
+    single = queries is None
+    if single:
+        queries = [(agent, url)]
+    answers: list[dict] = []
+    try:
+        matcher = parse(body)
+    except Exception as exc:  # the library failed to parse: every query gets it
+        failed = {"error": error_text(exc)}
+        answers = [failed] * len(queries)
+    else:
+        for q_agent, q_url in queries:
+            try:
+                answers.append(verdict_answer(matcher(q_agent, q_url)))
+            except Exception as exc:  # the library failed on this query
+                answers.append({"error": error_text(exc)})
+    if single:
+        return {"id": rid, **answers[0]}
+    return {"id": rid, "answers": answers}
 
 
 def protocol_stdout() -> BinaryIO:
@@ -98,13 +173,21 @@ def protocol_stdout() -> BinaryIO:
     return os.fdopen(fd, "wb")
 
 
-def serve(name: str, version: str, check: Check, *, full_urls: bool = True,
-          stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
-    """Run the protocol until stdin closes; returns the exit status."""
+def serve(name: str, version: str, check: Check | None = None, *, parse: Parse | None = None,
+          full_urls: bool = True, stdin: BinaryIO | None = None,
+          stdout: BinaryIO | None = None) -> int:
+    """Run the protocol until stdin closes; returns the exit status. Give `check`
+    (protocol 1) or `parse` (protocol 2)."""
+    if (check is None) == (parse is None):
+        raise TypeError("serve() takes a check function or parse=, not both or neither")
     stdin = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else protocol_stdout()
+    if parse is not None:
+        respond = lambda line: batch_answer(line, parse)  # noqa: E731
+    else:
+        respond = lambda line: answer(line, check)  # noqa: E731
     handshake = {
-        "protocol": PROTOCOL_VERSION,
+        "protocol": BATCH_PROTOCOL_VERSION if parse is not None else PROTOCOL_VERSION,
         "name": name,
         "version": version,
         "language": "Python",
@@ -119,7 +202,7 @@ def serve(name: str, version: str, check: Check, *, full_urls: bool = True,
         for line in stdin:
             if not line.strip():
                 continue
-            out.write(encode_line(answer(line, check)))
+            out.write(encode_line(respond(line)))
             out.flush()
     except BrokenPipeError:
         # reptest closed our stdout: nothing left to answer. Point the fd at /dev/null

@@ -39,6 +39,10 @@ EXPECTED = {
     "python-fast-robotstxt": ("fast-robotstxt", "fast-robotstxt"),
     "python-gpyrobotstxt": ("gpyrobotstxt", "gpyrobotstxt"),
 }
+# The adapters that speak protocol 2 (parse once, check many); the ports of Google's
+# parser parse on every call and stay on protocol 1.
+BATCHING = {"python-urllib", "python-protego", "python-robotspy",
+            "python-robotexclusionrulesparser"}
 
 
 def registered() -> dict[str, list[str]]:
@@ -176,7 +180,7 @@ def test_handshake(adapter):
     name, dist = EXPECTED[adapter.key]
     version = importlib.metadata.version(dist) if dist else platform.python_version()
     assert hs == {
-        "protocol": 1,
+        "protocol": 2 if adapter.key in BATCHING else 1,
         "name": name,
         "version": version,
         "language": "Python",
@@ -267,6 +271,32 @@ def test_pipelined_requests_are_answered_in_order(adapter):
     assert adapter.verdicts(*requests) == ["disallowed"] * 300
 
 
+def batch(rid, body: bytes, queries: list[tuple[str, str]]) -> dict:
+    return {"id": rid, "robots_b64": b64(body),
+            "queries": [{"agent": a, "url": u} for a, u in queries]}
+
+
+def test_batch_requests_answer_like_single_ones(adapter):
+    if adapter.key not in BATCHING:
+        pytest.skip("protocol 1 adapter")
+    body = b"User-agent: foobot\nDisallow: /private\nAllow: /private/open\n\nUser-agent: *\nDisallow: /\n"
+    queries = [(agent, url)
+               for agent in ("foobot", "barbot", "FooBot")
+               for url in ("https://example.com/private/x", "https://example.com/private/open/y",
+                           "https://example.com/public", "http://example.org:8080/private?q=1")]
+    singles = adapter.ask(*[req(2000 + i, body, a, u) for i, (a, u) in enumerate(queries)])
+    expected = [{k: v for k, v in a.items() if k != "id"} for a in singles]
+    answers = adapter.ask_raw([json.dumps(batch(2100, body, queries)).encode("ascii"),
+                               json.dumps(batch(2101, FOOBOT, [("foobot", "https://example.com/")]))
+                               .encode("ascii"),
+                               json.dumps(batch(2102, PRIVATE, [])).encode("ascii")])
+    assert answers[0] == {"id": 2100, "answers": expected}
+    assert answers[1] == {"id": 2101, "answers": [{"verdict": "disallowed"}]}
+    assert answers[2] == {"id": 2102, "answers": []}
+    # A batch's parse does not leak into the next request.
+    assert adapter.verdicts(req(2103, PRIVATE, "foobot", "https://example.com/x")) == ["allowed"]
+
+
 @pytest.mark.parametrize("key", sorted(ADAPTERS))
 def test_exits_when_stdin_closes(key):
     running = Adapter(ADAPTERS[key])
@@ -344,6 +374,52 @@ def test_protocol_library_output_on_stdout_goes_to_stderr(tmp_path):
     answers = [json.loads(x) for x in result.stdout.splitlines()]
     assert answers[1:] == [{"id": 1, "verdict": "allowed"}]
     assert b"python noise" in result.stderr and b"fd noise" in result.stderr
+
+
+def serve_batches(parse, *lines: bytes) -> list[dict]:
+    out = io.BytesIO()
+    stdin = io.BytesIO(b"".join(line + b"\n" for line in lines))
+    assert reptest_protocol.serve("lib", "1.0", parse=parse, stdin=stdin, stdout=out) == 0
+    raw = out.getvalue()
+    assert raw.isascii() and raw.endswith(b"\n")
+    return [json.loads(line) for line in raw.splitlines()]
+
+
+def test_protocol_2_parses_once_per_request_and_answers_in_order():
+    parsed = []
+
+    def parse(body):
+        parsed.append(body)
+        if body == b"bad":
+            raise ValueError("cannot parse")
+
+        def matcher(agent, url):
+            if agent == "boom":
+                raise KeyError(url)
+            if agent == "one":
+                return 1
+            return url.endswith(body.decode())
+
+        return matcher
+
+    queries = [("a", "https://x/p"), ("boom", "/k"), ("b", "https://x/q"), ("one", "/")]
+    answers = serve_batches(
+        parse,
+        json.dumps(batch(1, b"p", queries)).encode(),
+        json.dumps(batch(2, b"bad", queries[:2])).encode(),
+        line(3, b"q", "a", "https://x/q"),
+        b'{"id": 4, "robots_b64": "", "queries": [{"agent": "a"}]}',
+        b'{"id": 5, "robots_b64": "%%", "queries": []}',
+    )
+    assert answers[0]["protocol"] == 2
+    assert answers[1] == {"id": 1, "answers": [
+        {"verdict": "allowed"}, {"error": "KeyError: '/k'"}, {"verdict": "disallowed"},
+        {"error": "NotAVerdict: the library returned 1"}]}
+    assert answers[2] == {"id": 2, "answers": [{"error": "ValueError: cannot parse"}] * 2}
+    assert answers[3] == {"id": 3, "verdict": "allowed"}
+    assert answers[4]["id"] == 4 and "answers" not in answers[4] and "error" in answers[4]
+    assert answers[5]["id"] == 5 and "error" in answers[5]
+    assert parsed == [b"p", b"bad", b"q"]
 
 
 def test_adapter_list_imports_every_library():

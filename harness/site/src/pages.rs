@@ -35,7 +35,6 @@ pub(crate) fn page(path: &str) -> String {
 /// The body of every 404.
 pub(crate) const NOT_FOUND: &str = "not found\n";
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,9 +12,14 @@
 //!   itself is installed, which change whenever a package manager installs or upgrades
 //!   one ([`library_places`]). A run always handshakes (it needs the process anyway) and
 //!   so refreshes the cache.
+//!
+//! A cached handshake holds the protocol version the adapter said (1 or 2), so a cached
+//! adapter is spoken to in the same version as a freshly started one; an adapter script
+//! that starts or stops speaking v2 changes its folder's fingerprint, and an entry with a
+//! version reptest does not speak is ignored.
 
 use super::config::{find_program, state_dir, AdapterSpec};
-use super::protocol::Handshake;
+use super::protocol::{Handshake, MAX_VERSION, VERSION};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -190,7 +195,9 @@ fn read_disk() -> DiskCache {
 fn disk_lookup(command: &[String], fingerprint: &[(PathBuf, u64, u128)]) -> Option<Handshake> {
     let cache = read_disk();
     let entry = cache.entries.get(&key(command))?;
-    (entry.fingerprint == fingerprint).then(|| entry.handshake.clone())
+    // The protocol version is part of the entry: one reptest no longer speaks is ignored.
+    let speaks = (VERSION..=MAX_VERSION).contains(&entry.handshake.protocol);
+    (speaks && entry.fingerprint == fingerprint).then(|| entry.handshake.clone())
 }
 
 /// Adds an entry (best effort: a read-only state folder only costs speed). Writers race

@@ -3,7 +3,8 @@
 //!
 //! - [`config`] reads the `adapters.toml` files into [`AdapterSpec`]s;
 //! - [`cache`] keeps handshake results (in memory, and on disk for `reptest impls`);
-//! - [`Persistent`] speaks protocol v1 ([`protocol`]) with a pool of long-running
+//! - [`Persistent`] speaks protocol v1 or v2 ([`protocol`]; v2 sends one body with many
+//!   queries to an adapter that said `"protocol": 2`) with a pool of long-running
 //!   processes (`process.rs` is one child process, `pool.rs` the pool);
 //! - [`PerQuery`] runs one process per query (compatibility mode).
 //!
@@ -21,7 +22,10 @@ pub mod protocol;
 pub use cache::Handshakes;
 pub use config::{AdapterSpec, LoadError, Mode, Registry, Verdicts};
 pub use per_query::PerQuery;
-pub use persistent::{Persistent, HANDSHAKE_TIMEOUT, MAX_RESTARTS, POOL_SIZE};
+pub use persistent::{
+    batch_line_limit, batch_timeout, max_protocol_from_env, Persistent, BATCH_LINE_PER_QUERY,
+    HANDSHAKE_TIMEOUT, MAX_BATCH, MAX_RESTARTS, POOL_SIZE,
+};
 
 use reptest_core::{Availability, CaseInput, ImplInfo, Implementation, Outcome};
 use std::path::PathBuf;
@@ -45,16 +49,38 @@ pub fn from_dirs(dirs: &[PathBuf]) -> Vec<Box<dyn Implementation>> {
     from_registry(config::load(&files), &Arc::new(Handshakes::default()))
 }
 
+/// [`from_dirs`], speaking protocol `max_protocol` at most (1: v1 requests only, as with
+/// `REPTEST_PROTOCOL=1`).
+pub fn from_dirs_with_protocol(
+    dirs: &[PathBuf],
+    max_protocol: u64,
+) -> Vec<Box<dyn Implementation>> {
+    let files: Vec<PathBuf> = dirs.iter().map(|d| d.join("adapters.toml")).collect();
+    registry_with(
+        config::load(&files),
+        &Arc::new(Handshakes::default()),
+        max_protocol,
+    )
+}
+
 /// One implementation per registered adapter, and one unavailable placeholder per
 /// problem found.
 pub fn from_registry(
     registry: Registry,
     handshakes: &Arc<Handshakes>,
 ) -> Vec<Box<dyn Implementation>> {
+    registry_with(registry, handshakes, max_protocol_from_env())
+}
+
+fn registry_with(
+    registry: Registry,
+    handshakes: &Arc<Handshakes>,
+    max_protocol: u64,
+) -> Vec<Box<dyn Implementation>> {
     let mut implementations: Vec<Box<dyn Implementation>> = registry
         .adapters
         .into_iter()
-        .map(|spec| adapter(spec, handshakes))
+        .map(|spec| adapter_with_protocol(spec, handshakes, max_protocol))
         .collect();
     implementations.extend(
         registry
@@ -67,9 +93,22 @@ pub fn from_registry(
 
 /// The implementation for one registration.
 pub fn adapter(spec: AdapterSpec, handshakes: &Arc<Handshakes>) -> Box<dyn Implementation> {
+    adapter_with_protocol(spec, handshakes, max_protocol_from_env())
+}
+
+/// [`adapter`], speaking protocol `max_protocol` at most.
+pub fn adapter_with_protocol(
+    spec: AdapterSpec,
+    handshakes: &Arc<Handshakes>,
+    max_protocol: u64,
+) -> Box<dyn Implementation> {
     match PerQuery::new(spec.clone()) {
         Some(per_query) => Box::new(per_query),
-        None => Box::new(Persistent::new(spec, Arc::clone(handshakes))),
+        None => Box::new(Persistent::with_max_protocol(
+            spec,
+            Arc::clone(handshakes),
+            max_protocol,
+        )),
     }
 }
 

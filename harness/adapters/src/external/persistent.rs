@@ -1,12 +1,17 @@
-//! An adapter speaking protocol v1 over long-running processes: a pool of processes,
-//! each started once, handshaken, and fed pipelined requests; timeouts and crashes are
-//! recorded per query and the process is restarted.
+//! An adapter speaking protocol v1 or v2 over long-running processes: a pool of
+//! processes, each started once, handshaken, and fed pipelined requests; timeouts and
+//! crashes are recorded per query and the process is restarted.
+//!
+//! With an adapter that said `"protocol": 2`, a case of more than one query goes out as
+//! batch requests (one body, up to [`MAX_BATCH`] queries each), so the adapter parses
+//! once and checks many; a single query goes out as a v1 request. `REPTEST_PROTOCOL=1`
+//! (or [`Persistent::with_max_protocol`]) keeps every request v1.
 
 use super::cache::Handshakes;
 use super::config::{find_program, AdapterSpec};
 use super::pool::Pool;
 use super::process::{Child, ReadError, MAX_LINE};
-use super::protocol::{self, Handshake};
+use super::protocol::{self, Handshake, BATCH_VERSION, MAX_VERSION};
 use base64::Engine;
 use reptest_core::seconds;
 use reptest_core::{
@@ -25,10 +30,43 @@ pub const POOL_SIZE: usize = 2;
 /// starting the process again. An adapter that is only slow on some inputs answers the
 /// others in between, so its slow queries are `timeout` and the rest are answered.
 pub const MAX_RESTARTS: usize = 20;
+/// Queries per batch request (protocol 2), at most; a case with more goes out as several
+/// batch requests, pipelined.
+pub const MAX_BATCH: usize = 32;
+/// The answer line of a batch request may be this many bytes per query (and at least
+/// the 1 MiB of a v1 answer line): [`batch_line_limit`].
+pub const BATCH_LINE_PER_QUERY: usize = 64 << 10;
 
-/// An adapter run over protocol v1 (`mode = "persistent"`, the default).
+/// The time a batch request of `queries` queries has for its answer: the per-request
+/// timeout once per query. Over v1 each of those queries would have had the whole
+/// timeout for its own parse and check, so a library that answers every query in time
+/// over v1 (parse + check ≤ timeout, each) answers the batch (one parse, every check)
+/// in time too: batching never makes a query time out that v1 would have answered.
+pub fn batch_timeout(timeout: Duration, queries: usize) -> Duration {
+    timeout.saturating_mul(u32::try_from(queries.max(1)).unwrap_or(u32::MAX))
+}
+
+/// The longest answer line accepted for a request of `queries` queries:
+/// [`BATCH_LINE_PER_QUERY`] per query, at least the 1 MiB of a v1 answer line (so at
+/// most 2 MiB with [`MAX_BATCH`] queries).
+pub fn batch_line_limit(queries: usize) -> usize {
+    MAX_LINE.max(queries.saturating_mul(BATCH_LINE_PER_QUERY))
+}
+
+/// The highest protocol version to use: `REPTEST_PROTOCOL` (`1` forces v1 requests with
+/// every adapter), else [`MAX_VERSION`].
+pub fn max_protocol_from_env() -> u64 {
+    std::env::var("REPTEST_PROTOCOL")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(MAX_VERSION, |v| v.clamp(protocol::VERSION, MAX_VERSION))
+}
+
+/// An adapter run over protocol v1 or v2 (`mode = "persistent"`, the default).
 pub struct Persistent {
     spec: AdapterSpec,
+    /// The highest protocol version used with it.
+    max_protocol: u64,
     state: OnceLock<State>,
     pool: Pool<Session>,
     handshakes: Arc<Handshakes>,
@@ -39,15 +77,30 @@ pub struct Persistent {
 struct State {
     info: ImplInfo,
     availability: Availability,
+    /// The protocol version in use: the handshake's, at most `max_protocol`.
+    protocol: Option<u64>,
 }
 
 impl Persistent {
     /// The adapter of `spec`; the handshake happens on the first call of
     /// [`Implementation::info`] or [`Implementation::availability`] (results are cached in
     /// `handshakes`: see [`super::cache`]), and its process is kept for the first case.
+    ///
+    /// The protocol version is the adapter's, at most [`max_protocol_from_env`].
     pub fn new(spec: AdapterSpec, handshakes: Arc<Handshakes>) -> Persistent {
+        Persistent::with_max_protocol(spec, handshakes, max_protocol_from_env())
+    }
+
+    /// [`Persistent::new`], using protocol `max_protocol` at most (1: v1 requests only,
+    /// even with an adapter that takes batches).
+    pub fn with_max_protocol(
+        spec: AdapterSpec,
+        handshakes: Arc<Handshakes>,
+        max_protocol: u64,
+    ) -> Persistent {
         Persistent {
             spec,
+            max_protocol: max_protocol.clamp(protocol::VERSION, MAX_VERSION),
             state: OnceLock::new(),
             pool: Pool::new(POOL_SIZE),
             handshakes,
@@ -58,6 +111,12 @@ impl Persistent {
     /// The registration it was made from.
     pub fn spec(&self) -> &AdapterSpec {
         &self.spec
+    }
+
+    /// The protocol version in use (the adapter's, at most the maximum asked for), once
+    /// the handshake succeeded; starts the adapter if needed.
+    pub fn protocol(&self) -> Option<u64> {
+        self.state().protocol
     }
 
     fn state(&self) -> &State {
@@ -71,6 +130,7 @@ impl Persistent {
                 Ok(handshake) => State {
                     info: self.info_from(Some(&handshake)),
                     availability: Availability::Available,
+                    protocol: Some(handshake.protocol.min(self.max_protocol)),
                 },
                 Err(why) => State {
                     info: self.info_from(None),
@@ -78,6 +138,7 @@ impl Persistent {
                         why,
                         fix: self.spec.fix.clone(),
                     },
+                    protocol: None,
                 },
             }
         })
@@ -127,7 +188,17 @@ impl Persistent {
             Err(ReadError::Eof) => Err(child.exit_report()),
         };
         match handshake {
-            Ok(handshake) => Ok((Session { child, next_id: 1 }, handshake)),
+            Ok(handshake) => {
+                let batches = handshake.batches() && self.max_protocol >= BATCH_VERSION;
+                Ok((
+                    Session {
+                        child,
+                        next_id: 1,
+                        batches,
+                    },
+                    handshake,
+                ))
+            }
             Err(why) if why.contains("stderr:") => Err(format!("{what}: handshake failed: {why}")),
             Err(why) => Err(format!(
                 "{what}: handshake failed: {}",
@@ -196,7 +267,8 @@ impl Implementation for Persistent {
             let queries = &case.queries[outcomes.len()..];
             let before = outcomes.len();
             let result = session.answer(&self.spec, &body, queries, full_urls, &mut outcomes);
-            if outcomes.len() > before + usize::from(result.is_err()) {
+            let lost = result.as_ref().err().map_or(0, |broken| broken.recorded);
+            if outcomes.len() > before + lost {
                 // Answered at least one query: the adapter works.
                 self.restarts.store(0, Ordering::Relaxed);
             }
@@ -215,18 +287,26 @@ struct Session {
     /// The id of the next request: ids grow over the process's life, so an answer left
     /// over from an earlier case is recognized as stale.
     next_id: u64,
+    /// Cases of several queries go out as batch requests (protocol 2).
+    batches: bool,
 }
 
-/// The session can no longer be used (its outcome for the query in flight is recorded).
-struct Broken;
+/// The session can no longer be used; the outcomes of the request in flight (one per
+/// query, `recorded` of them) are recorded.
+struct Broken {
+    recorded: usize,
+}
 
 impl Session {
-    /// Sends every query, then reads the answers in order, pushing one outcome per query
-    /// onto `outcomes`. Stops early with [`Broken`] after a timeout, a crash or an
-    /// out-of-order answer, having recorded the outcome of the query in flight.
+    /// Sends every query (one request per query over v1; batch requests of up to
+    /// [`MAX_BATCH`] queries over v2, a lone query as a v1 request), then reads the answers
+    /// in order, pushing one outcome per query onto `outcomes`. Stops early with
+    /// [`Broken`] after a timeout, a crash or an out-of-order answer, having recorded the
+    /// outcome of every query of the request in flight.
     ///
-    /// Each answer has [`AdapterSpec::timeout`] from the moment it is waited for, whatever
-    /// arrives meanwhile (lines left over from earlier requests included).
+    /// Each answer has [`AdapterSpec::timeout`] (a batch: [`batch_timeout`]) from the
+    /// moment it is waited for, whatever arrives meanwhile (lines left over from earlier
+    /// requests included).
     fn answer(
         &mut self,
         spec: &AdapterSpec,
@@ -235,76 +315,118 @@ impl Session {
         full_urls: bool,
         outcomes: &mut Vec<Outcome>,
     ) -> Result<(), Broken> {
+        let per_request = if self.batches { MAX_BATCH } else { 1 };
+        let requests: Vec<&[QueryInput<'_>]> = queries.chunks(per_request).collect();
         let first = self.next_id;
-        self.next_id += queries.len() as u64;
-        let line_len = body.len() + 64;
-        let mut batch = Vec::with_capacity(queries.len() * line_len);
-        for (id, query) in (first..).zip(queries) {
-            let url = protocol::request_url(query.url, full_urls);
-            protocol::write_request(&mut batch, id, body, query.agent, &url);
+        self.next_id += requests.len() as u64;
+        let mut lines = Vec::with_capacity(requests.len() * (body.len() + 64) + queries.len() * 64);
+        for (id, request) in (first..).zip(&requests) {
+            let urls: Vec<_> = request
+                .iter()
+                .map(|query| protocol::request_url(query.url, full_urls))
+                .collect();
+            match request {
+                [query] => protocol::write_request(&mut lines, id, body, query.agent, &urls[0]),
+                _ => protocol::write_batch_request(
+                    &mut lines,
+                    id,
+                    body,
+                    request.iter().zip(&urls).map(|(q, url)| (q.agent, &**url)),
+                ),
+            }
         }
-        self.child.send(batch);
-        for (id, query) in (first..).zip(queries) {
-            let deadline = Instant::now() + spec.timeout;
-            // The adapter and the query in flight, for messages.
+        self.child.send(lines);
+        for (id, request) in (first..).zip(&requests) {
+            let n = request.len();
+            let (timeout, limit) = if n == 1 {
+                (spec.timeout, MAX_LINE)
+            } else {
+                (batch_timeout(spec.timeout, n), batch_line_limit(n))
+            };
+            let deadline = Instant::now() + timeout;
+            // The adapter and the request in flight, for messages.
             let in_flight = || {
-                format!(
-                    "{}: request {id} (agent `{}`, URL `{}`)",
-                    spec.name,
+                let query = &request[0];
+                let (agent, url) = (
                     protocol::truncate(query.agent, 100),
-                    protocol::truncate(query.url, 100)
-                )
+                    protocol::truncate(query.url, 100),
+                );
+                match n {
+                    1 => format!("{}: request {id} (agent `{agent}`, URL `{url}`)", spec.name),
+                    _ => format!(
+                        "{}: request {id} (a batch of {n} queries; the first: agent `{agent}`, URL `{url}`)",
+                        spec.name
+                    ),
+                }
+            };
+            let broken = |outcomes: &mut Vec<Outcome>, outcome: Outcome| {
+                outcomes.extend(std::iter::repeat_n(outcome, n));
+                Broken { recorded: n }
             };
             loop {
-                let line = match self.child.read_line(deadline) {
+                let line = match self.child.read_line_within(deadline, limit) {
                     Ok(line) => line,
                     Err(ReadError::Timeout) => {
-                        let why = format!(
-                            "{}: no answer within {}",
-                            in_flight(),
-                            seconds(spec.timeout)
-                        );
-                        outcomes.push(Outcome::Timeout(self.child.with_stderr(why)));
-                        return Err(Broken);
+                        let why = format!("{}: no answer within {}", in_flight(), seconds(timeout));
+                        return Err(broken(
+                            outcomes,
+                            Outcome::Timeout(self.child.with_stderr(why)),
+                        ));
                     }
                     Err(ReadError::Eof) => {
                         let report = self.child.exit_report();
-                        outcomes.push(Outcome::Crash(format!(
-                            "{} in flight: {report}",
-                            in_flight()
-                        )));
-                        return Err(Broken);
+                        let why = format!("{} in flight: {report}", in_flight());
+                        return Err(broken(outcomes, Outcome::Crash(why)));
                     }
                     Err(ReadError::TooLong) => {
-                        outcomes.push(Outcome::Error(format!(
+                        let why = format!(
                             "{}: an answer line longer than {} KiB",
                             in_flight(),
-                            MAX_LINE >> 10
-                        )));
-                        return Err(Broken);
+                            limit >> 10
+                        );
+                        return Err(broken(outcomes, Outcome::Error(why)));
                     }
                 };
-                match protocol::parse_answer(line) {
-                    Ok((got, outcome)) if got == id => {
-                        outcomes.push(outcome);
+                let answer = if n == 1 {
+                    protocol::parse_answer(line).map(|(got, outcome)| (got, vec![outcome]))
+                } else {
+                    protocol::parse_batch_answer(line, n)
+                };
+                match answer {
+                    Ok((got, answered)) if got == id => {
+                        outcomes.extend(answered);
                         break;
                     }
                     // Left over from an earlier request (an extra line): skip it, within
                     // this request's deadline (read_line enforces it).
                     Ok((got, _)) if got < id => continue,
                     Ok((got, _)) => {
-                        outcomes.push(Outcome::Error(format!(
-                            "answers out of order: expected id {id}, got id {got}"
-                        )));
-                        return Err(Broken);
+                        let why = format!("answers out of order: expected id {id}, got id {got}");
+                        return Err(broken(outcomes, Outcome::Error(why)));
                     }
                     Err(message) => {
-                        outcomes.push(Outcome::Error(message));
+                        outcomes.extend(std::iter::repeat_n(Outcome::Error(message), n));
                         break;
                     }
                 }
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batch_limits_scale_with_the_queries() {
+        let t = Duration::from_millis(300);
+        assert_eq!(batch_timeout(t, 0), t);
+        assert_eq!(batch_timeout(t, 1), t);
+        assert_eq!(batch_timeout(t, 20), Duration::from_secs(6));
+        assert_eq!(batch_line_limit(1), MAX_LINE);
+        assert_eq!(batch_line_limit(16), MAX_LINE);
+        assert_eq!(batch_line_limit(MAX_BATCH), 2 << 20);
     }
 }

@@ -34,7 +34,7 @@ pub(crate) enum ReadError {
     Timeout,
     /// stdout closed (the process exited or closed it).
     Eof,
-    /// A line longer than [`MAX_LINE`].
+    /// A line longer than the limit ([`MAX_LINE`] unless another was given).
     TooLong,
 }
 
@@ -158,6 +158,15 @@ impl Child {
     /// The next line of stdout (without its `\n`), waiting until `deadline` at most: once
     /// it has passed, even a line already read is not returned.
     pub(crate) fn read_line(&mut self, deadline: Instant) -> Result<&[u8], ReadError> {
+        self.read_line_within(deadline, MAX_LINE)
+    }
+
+    /// [`Child::read_line`] with a line of up to `max` bytes (a batch answer's limit).
+    pub(crate) fn read_line_within(
+        &mut self,
+        deadline: Instant,
+        max: usize,
+    ) -> Result<&[u8], ReadError> {
         loop {
             if Instant::now() >= deadline {
                 return Err(ReadError::Timeout);
@@ -172,7 +181,7 @@ impl Child {
             if self.eof {
                 return Err(ReadError::Eof);
             }
-            if self.buffer.len() - self.start > MAX_LINE {
+            if self.buffer.len() - self.start > max {
                 return Err(ReadError::TooLong);
             }
             if self.start > 0 {

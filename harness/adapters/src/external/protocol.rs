@@ -1,6 +1,11 @@
-//! The wire format of the external adapter protocol, version 1 (`harness/PROTOCOL.md`),
-//! for both sides: reptest as the client of an adapter ([`super::Persistent`]) and
-//! reptest as an adapter itself (`reptest serve`, [`crate::eval::serve`]).
+//! The wire format of the external adapter protocol, versions 1 and 2
+//! (`harness/PROTOCOL.md`), for both sides: reptest as the client of an adapter
+//! ([`super::Persistent`], which speaks either) and reptest as an adapter itself
+//! (`reptest serve`, [`crate::eval::serve`], which speaks version 1).
+//!
+//! Version 2 adds one request shape: one body and many queries
+//! ([`write_batch_request`]), answered by one line of answers in order
+//! ([`parse_batch_answer`]); a version-2 adapter still answers version-1 requests.
 //!
 //! Every line written here is ASCII only: non-ASCII characters in JSON strings become
 //! `\uXXXX` escapes (surrogate pairs above U+FFFF) and control characters JSON escapes, so
@@ -12,13 +17,18 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-/// The protocol version this module speaks.
+/// The protocol version of the handshake an in-process implementation sends when it
+/// serves as an adapter ([`Handshake::of`], `reptest serve`): version 1.
 pub const VERSION: u64 = 1;
+/// The highest protocol version reptest speaks as a client: 2 (batch requests).
+pub const MAX_VERSION: u64 = 2;
+/// The protocol version that adds batch requests (one body, many queries).
+pub const BATCH_VERSION: u64 = 2;
 
 /// The first line an adapter writes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Handshake {
-    /// The protocol version, `1`.
+    /// The protocol version, `1` or `2`.
     pub protocol: u64,
     /// The library's name.
     #[serde(default)]
@@ -66,10 +76,15 @@ impl Handshake {
                 error: e.to_string(),
                 line: excerpt(line),
             })?;
-        if handshake.protocol != VERSION {
+        if !(VERSION..=MAX_VERSION).contains(&handshake.protocol) {
             return Err(HandshakeError::Protocol(handshake.protocol));
         }
         Ok(handshake)
+    }
+
+    /// Whether the adapter takes batch requests (it said protocol 2 or later).
+    pub fn batches(&self) -> bool {
+        self.protocol >= BATCH_VERSION
     }
 }
 
@@ -86,7 +101,9 @@ pub enum HandshakeError {
         line: String,
     },
     /// Another protocol version.
-    #[error("the adapter speaks protocol {0}, reptest speaks protocol {VERSION}")]
+    #[error(
+        "the adapter speaks protocol {0}, reptest speaks protocols {VERSION} and {MAX_VERSION}"
+    )]
     Protocol(u64),
 }
 
@@ -109,6 +126,31 @@ pub fn write_request(out: &mut Vec<u8>, id: u64, robots_b64: &str, agent: &str, 
     out.extend_from_slice(b",\"url\":");
     write_str(out, url);
     out.extend_from_slice(b"}\n");
+}
+
+/// Appends one batch request line (protocol 2:
+/// `{"id":…,"robots_b64":…,"queries":[{"agent":…,"url":…},…]}\n`) to `out`: one body,
+/// many queries, answered by one line holding one answer per query, in order.
+pub fn write_batch_request<'a>(
+    out: &mut Vec<u8>,
+    id: u64,
+    robots_b64: &str,
+    queries: impl IntoIterator<Item = (&'a str, &'a str)>,
+) {
+    let _ = write!(out, "{{\"id\":{id},\"robots_b64\":\"");
+    out.extend_from_slice(robots_b64.as_bytes());
+    out.extend_from_slice(b"\",\"queries\":[");
+    for (i, (agent, url)) in queries.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"agent\":");
+        write_str(out, agent);
+        out.extend_from_slice(b",\"url\":");
+        write_str(out, url);
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"]}\n");
 }
 
 fn write_str(out: &mut Vec<u8>, text: &str) {
@@ -152,20 +194,107 @@ pub fn parse_answer(line: &[u8]) -> Result<(u64, Outcome), String> {
     }
     let answer: RawAnswer<'_> = serde_json::from_slice(trim_cr(line))
         .map_err(|e| format!("not a protocol answer ({e}): {}", excerpt(line)))?;
-    let outcome = match (answer.error, answer.verdict.as_deref()) {
+    let outcome = outcome(answer.error, answer.verdict.as_deref(), answer.line, line);
+    Ok((answer.id, outcome))
+}
+
+/// One element of a batch answer's `answers`.
+#[derive(Deserialize)]
+struct RawItem<'a> {
+    #[serde(borrow, default)]
+    verdict: Option<Cow<'a, str>>,
+    #[serde(default)]
+    line: Option<u64>,
+    #[serde(borrow, default)]
+    error: Option<Cow<'a, str>>,
+}
+
+/// A batch answer line as the client reads it.
+#[derive(Deserialize)]
+struct RawBatch<'a> {
+    id: u64,
+    #[serde(borrow, default)]
+    answers: Option<Vec<RawItem<'a>>>,
+    #[serde(borrow, default)]
+    error: Option<Cow<'a, str>>,
+}
+
+/// Reads the answer line of a batch request of `expected` queries into the request id it
+/// answers and one outcome per query, in order. A line that is not a JSON object with an
+/// integer `id` is an error message (as for [`parse_answer`]). With an `id`, every query
+/// gets `Outcome::Error` when the line has no `answers` array, when the array does not
+/// hold exactly `expected` answers, or when the line carries a top-level `error` instead
+/// (the adapter could not read the request).
+pub fn parse_batch_answer(line: &[u8], expected: usize) -> Result<(u64, Vec<Outcome>), String> {
+    if line.trim_ascii_start().first() != Some(&b'{') {
+        return Err(format!("not a JSON object: {}", excerpt(line)));
+    }
+    let answer: RawBatch<'_> = match serde_json::from_slice(trim_cr(line)) {
+        Ok(answer) => answer,
+        Err(e) => {
+            // An `id` may still be readable (an element of `answers` is malformed): the
+            // error then belongs to that request.
+            #[derive(Deserialize)]
+            struct IdOnly {
+                id: u64,
+            }
+            return match serde_json::from_slice::<IdOnly>(trim_cr(line)) {
+                Ok(IdOnly { id }) => Ok((
+                    id,
+                    all(
+                        expected,
+                        format!("not a batch answer ({e}): {}", excerpt(line)),
+                    ),
+                )),
+                Err(_) => Err(format!("not a protocol answer ({e}): {}", excerpt(line))),
+            };
+        }
+    };
+    let outcomes = match (answer.answers, answer.error) {
+        (Some(items), _) if items.len() == expected => items
+            .into_iter()
+            .map(|item| outcome(item.error, item.verdict.as_deref(), item.line, line))
+            .collect(),
+        (Some(items), _) => all(
+            expected,
+            format!(
+                "{} answers to a request of {expected} queries: {}",
+                items.len(),
+                excerpt(line)
+            ),
+        ),
+        (None, Some(error)) => all(expected, truncate(&error, 500)),
+        (None, None) => all(
+            expected,
+            format!("a batch answer without `answers`: {}", excerpt(line)),
+        ),
+    };
+    Ok((answer.id, outcomes))
+}
+
+fn all(n: usize, why: String) -> Vec<Outcome> {
+    vec![Outcome::Error(why); n]
+}
+
+fn outcome(
+    error: Option<Cow<'_, str>>,
+    word: Option<&str>,
+    line: Option<u64>,
+    raw: &[u8],
+) -> Outcome {
+    match (error, word) {
         (Some(error), _) => Outcome::Error(truncate(&error, 500)),
-        (None, Some("allowed")) => verdict(true, answer.line),
-        (None, Some("disallowed")) => verdict(false, answer.line),
+        (None, Some("allowed")) => verdict(true, line),
+        (None, Some("disallowed")) => verdict(false, line),
         (None, Some(other)) => Outcome::Error(format!(
             "verdict `{}` is neither `allowed` nor `disallowed`",
             truncate(other, 100)
         )),
         (None, None) => Outcome::Error(format!(
             "answer without `verdict` or `error`: {}",
-            excerpt(line)
+            excerpt(raw)
         )),
-    };
-    Ok((answer.id, outcome))
+    }
 }
 
 fn verdict(allowed: bool, line: Option<u64>) -> Outcome {
@@ -314,11 +443,86 @@ mod tests {
         let h = Handshake::parse(br#"{"protocol": 1, "name": "x", "version": "1.2", "language": "Go", "capabilities": {"full_urls": false, "reports_line": true}}"#).unwrap();
         assert_eq!(h.version, "1.2");
         assert!(!h.capabilities.full_urls && h.capabilities.reports_line);
-        assert!(Handshake::parse(br#"{"protocol": 2, "version": "1"}"#)
-            .unwrap_err()
-            .to_string()
-            .contains("protocol 2"));
+        let v2 = Handshake::parse(br#"{"protocol": 2, "version": "1"}"#).unwrap();
+        assert!(v2.batches() && !h.batches());
+        for other in [0, 3] {
+            let line = format!(r#"{{"protocol": {other}, "version": "1"}}"#);
+            assert!(Handshake::parse(line.as_bytes())
+                .unwrap_err()
+                .to_string()
+                .contains(&format!("protocol {other}")));
+        }
         assert!(Handshake::parse(b"hello").is_err());
+    }
+
+    #[test]
+    fn batch_requests_are_ascii_json() {
+        let mut out = Vec::new();
+        write_batch_request(
+            &mut out,
+            9,
+            "QUJD",
+            [("b\u{f6}t", "/\u{e9}?\u{2029}"), ("x\"\\", "https://h/p")],
+        );
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.is_ascii() && text.ends_with("]}\n"), "{text}");
+        assert_eq!(text.matches('\n').count(), 1);
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            back,
+            json!({"id": 9, "robots_b64": "QUJD", "queries": [
+                {"agent": "b\u{f6}t", "url": "/\u{e9}?\u{2029}"},
+                {"agent": "x\"\\", "url": "https://h/p"}
+            ]})
+        );
+    }
+
+    #[test]
+    fn batch_answers() {
+        let (id, outcomes) = parse_batch_answer(
+            br#"{"id": 4, "answers": [{"verdict": "allowed", "line": 2}, {"error": "E"}, {"verdict": "disallowed"}, {"verdict": "maybe"}, {}]}"#,
+            5,
+        )
+        .unwrap();
+        assert_eq!(id, 4);
+        assert_eq!(
+            outcomes[..3],
+            [
+                Outcome::Verdict {
+                    allowed: true,
+                    line: Some(2)
+                },
+                Outcome::Error("E".into()),
+                Outcome::Verdict {
+                    allowed: false,
+                    line: None
+                },
+            ]
+        );
+        assert!(matches!(outcomes[3], Outcome::Error(_)));
+        assert!(matches!(outcomes[4], Outcome::Error(_)));
+        // A wrong count, a missing array, a malformed element or a top-level error:
+        // every query of the request is an error.
+        for line in [
+            &br#"{"id": 5, "answers": [{"verdict": "allowed"}]}"#[..],
+            br#"{"id": 5, "answers": [{"verdict": "allowed"}, {"verdict": "allowed"}, {"verdict": "allowed"}]}"#,
+            br#"{"id": 5, "verdict": "allowed"}"#,
+            br#"{"id": 5, "answers": [1, 2]}"#,
+            br#"{"id": 5, "answers": {"a": 1}}"#,
+            br#"{"id": 5, "error": "bad request"}"#,
+        ] {
+            let (id, outcomes) = parse_batch_answer(line, 2).unwrap();
+            assert_eq!(id, 5);
+            assert_eq!(outcomes.len(), 2);
+            assert!(
+                outcomes.iter().all(|o| matches!(o, Outcome::Error(_))),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
+        }
+        for garbage in [&b"garbage"[..], b"[1]", br#"{"answers": []}"#, b"\xff"] {
+            assert!(parse_batch_answer(garbage, 1).is_err(), "{garbage:?}");
+        }
     }
 
     #[test]

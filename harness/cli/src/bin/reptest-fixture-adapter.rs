@@ -10,6 +10,18 @@
 //! reptest-fixture-adapter paths             like noop, announcing `full_urls: false`,
 //!                                           and answers `disallowed` for a URL that is
 //!                                           not a path
+//! reptest-fixture-adapter v2                protocol v2: answers batch requests
+//!                                           (`queries`) with one `answers` line and v1
+//!                                           requests as `faulty` does. Per query:
+//!                                           agent `disallowbot` is `disallowed`, others
+//!                                           `allowed`; `line` is the number the URL ends
+//!                                           with (none without one), or for agent
+//!                                           `batch-size` the number of queries in the
+//!                                           request. Any query of a batch with agent
+//!                                           `crash-now`, `hang-now` or `garbage-now`
+//!                                           does that for the whole request;
+//!                                           `short-now` drops the request's last answer
+//! reptest-fixture-adapter v3                writes a handshake of protocol 3
 //! reptest-fixture-adapter bad-handshake     writes a line that is not a handshake
 //! reptest-fixture-adapter slow-big          like noop, but a request line over 100,000
 //!                                           bytes takes 30 s (a slow library on the
@@ -48,6 +60,17 @@ use std::process::ExitCode;
 #[derive(Deserialize)]
 struct Request<'a> {
     id: u64,
+    #[serde(borrow, default)]
+    agent: Cow<'a, str>,
+    #[serde(borrow, default)]
+    url: Cow<'a, str>,
+    /// A batch request (protocol 2).
+    #[serde(borrow, default)]
+    queries: Option<Vec<Query<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct Query<'a> {
     #[serde(borrow)]
     agent: Cow<'a, str>,
     #[serde(borrow)]
@@ -60,6 +83,7 @@ enum Mode {
     Faulty,
     Paths,
     SlowBig,
+    V2,
 }
 
 /// Request lines longer than this take [`SLOW`] in `slow-big` mode.
@@ -74,6 +98,12 @@ fn main() -> ExitCode {
         Some("faulty") => Mode::Faulty,
         Some("paths") => Mode::Paths,
         Some("slow-big") => Mode::SlowBig,
+        Some("v2") => Mode::V2,
+        Some("v3") => {
+            println!("{{\"protocol\":3,\"name\":\"fixture\",\"version\":\"3\"}}");
+            let _ = std::io::stdin().lock().read_line(&mut String::new());
+            return ExitCode::SUCCESS;
+        }
         Some(
             fault @ ("hang" | "die-mid-write" | "flood-stale" | "flood-garbage" | "flood-100mb"),
         ) => {
@@ -89,7 +119,7 @@ fn main() -> ExitCode {
         }
         Some("per-query") if args.len() == 4 => return per_query(&args[1], &args[2]),
         _ => {
-            eprintln!("usage: reptest-fixture-adapter noop|faulty|paths|bad-handshake|slow-big|hang|die-mid-write|flood-stale|flood-garbage|flood-100mb|per-query ROBOTS_FILE AGENT URL");
+            eprintln!("usage: reptest-fixture-adapter noop|faulty|paths|v2|v3|bad-handshake|slow-big|hang|die-mid-write|flood-stale|flood-garbage|flood-100mb|per-query ROBOTS_FILE AGENT URL");
             return ExitCode::from(2);
         }
     };
@@ -110,8 +140,12 @@ fn record_pid(pid: u32) {
 }
 
 fn handshake(output: &mut impl Write, full_urls: bool) -> std::io::Result<()> {
+    handshake_of(output, full_urls, protocol::VERSION)
+}
+
+fn handshake_of(output: &mut impl Write, full_urls: bool, version: u64) -> std::io::Result<()> {
     let handshake = Handshake {
-        protocol: protocol::VERSION,
+        protocol: version,
         name: "fixture".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         language: "Rust".into(),
@@ -175,7 +209,12 @@ fn serve(mode: Mode) -> std::io::Result<()> {
     let stdin = std::io::stdin().lock();
     let mut input = BufReader::with_capacity(64 << 10, stdin);
     let mut output = BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
-    handshake(&mut output, mode != Mode::Paths)?;
+    let version = if mode == Mode::V2 {
+        protocol::BATCH_VERSION
+    } else {
+        protocol::VERSION
+    };
+    handshake_of(&mut output, mode != Mode::Paths, version)?;
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -192,12 +231,17 @@ fn serve(mode: Mode) -> std::io::Result<()> {
                 continue;
             }
         };
+        if let (Mode::V2, Some(queries)) = (mode, &request.queries) {
+            answer_batch(request.id, queries, &mut output)?;
+            flush_if_idle(&input, &mut output)?;
+            continue;
+        }
         let mut verdict = "allowed";
         if mode == Mode::SlowBig && line.len() > BIG_REQUEST {
             eprintln!("fixture adapter: slow on a big request");
             std::thread::sleep(SLOW);
         }
-        if mode == Mode::Faulty {
+        if mode == Mode::Faulty || mode == Mode::V2 {
             match &*request.agent {
                 "crash-now" => {
                     output.flush()?;
@@ -232,6 +276,17 @@ fn serve(mode: Mode) -> std::io::Result<()> {
         if mode == Mode::Paths && !request.url.starts_with('/') {
             verdict = "disallowed";
         }
+        if mode == Mode::V2 {
+            let item = v2_answer(&request.agent, &request.url, 1);
+            writeln!(
+                output,
+                "{{\"id\":{},{}}}",
+                request.id,
+                &item[1..item.len() - 1]
+            )?;
+            flush_if_idle(&input, &mut output)?;
+            continue;
+        }
         writeln!(
             output,
             "{{\"id\":{},\"verdict\":\"{verdict}\"}}",
@@ -239,6 +294,55 @@ fn serve(mode: Mode) -> std::io::Result<()> {
         )?;
         flush_if_idle(&input, &mut output)?;
     }
+}
+
+/// One answer object of mode `v2`: the verdict by agent, the line by URL (or batch size).
+fn v2_answer(agent: &str, url: &str, batch: usize) -> String {
+    let verdict = if agent == "disallowbot" {
+        "disallowed"
+    } else {
+        "allowed"
+    };
+    let digits = url.len() - url.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let line = match agent {
+        "batch-size" => Some(batch),
+        _ => url[url.len() - digits..].parse::<usize>().ok(),
+    };
+    match line {
+        Some(line) => format!("{{\"verdict\":\"{verdict}\",\"line\":{line}}}"),
+        None => format!("{{\"verdict\":\"{verdict}\"}}"),
+    }
+}
+
+/// Answers a batch request in mode `v2`.
+fn answer_batch(id: u64, queries: &[Query<'_>], output: &mut impl Write) -> std::io::Result<()> {
+    let has = |agent: &str| queries.iter().any(|q| q.agent == agent);
+    if has("crash-now") {
+        output.flush()?;
+        eprintln!("fixture adapter: crashing in a batch as asked");
+        std::process::exit(3);
+    }
+    if has("hang-now") {
+        output.flush()?;
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
+    }
+    if has("garbage-now") {
+        return output.write_all(b"this is not JSON either\n");
+    }
+    let mut answers: Vec<String> = queries
+        .iter()
+        .map(|q| v2_answer(&q.agent, &q.url, queries.len()))
+        .collect();
+    if has("short-now") {
+        answers.pop();
+    }
+    writeln!(
+        output,
+        "{{\"id\":{id},\"answers\":[{}]}}",
+        answers.join(",")
+    )
 }
 
 fn flush_if_idle(

@@ -3,6 +3,12 @@
 // file under the key's origin, .canCrawl(url) resolves to a boolean for the cached origin.
 // canCrawl fetches robots.txt over the network when the origin is not cached; this adapter
 // never lets it (fetch is replaced by a rejection), so every answer comes from the body.
+//
+// Protocol 2: one parser per request. The body is parsed once per origin the queries
+// name (parseRobots, which also makes that origin the active one); a later query of an
+// origin already parsed makes it active again with useRobotsFor, which finds it cached.
+// The agent is set per query with setUserAgent: the constructor takes an empty agent as
+// '*' and lower-cases any other, setUserAgent lower-cases, so '' is passed as '*' there.
 const robotsParser = require('robots-txt-parser');
 const { packageVersion, robotsUrlFor } = require('../protocol');
 
@@ -14,10 +20,21 @@ module.exports = {
   name: 'node-robots-txt-parser',
   version: () => packageVersion('robots-txt-parser'),
   capabilities: { full_urls: true, reports_line: false },
-  async check({ robots, agent, url }) {
-    const parser = robotsParser({ userAgent: agent });
+  parse(robots) {
+    const body = robots.toString('utf8');
+    const parser = robotsParser({ userAgent: '*' });
     parser.fetch = noFetch;
-    parser.parseRobots(robotsUrlFor(url), robots.toString('utf8'));
-    return { allowed: await parser.canCrawl(url) };
+    const parsed = new Set(); // robots.txt URLs parsed in this request
+    return async ({ agent, url }) => {
+      parser.setUserAgent(agent || '*');
+      const robotsUrl = robotsUrlFor(url);
+      if (parsed.has(robotsUrl)) {
+        await parser.useRobotsFor(robotsUrl);
+      } else {
+        parser.parseRobots(robotsUrl, body);
+        parsed.add(robotsUrl);
+      }
+      return { allowed: await parser.canCrawl(url) };
+    };
   },
 };

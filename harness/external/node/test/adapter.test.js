@@ -1,5 +1,5 @@
 'use strict';
-// Speaks protocol v1 (harness/PROTOCOL.md) with each Node adapter, as reptest does.
+// Speaks protocols v1 and v2 (harness/PROTOCOL.md) with each Node adapter, as reptest does.
 // Run: node --test harness/external/node/test/   (after: bash harness/external/setup node)
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
@@ -63,7 +63,7 @@ for (const [lib, info] of Object.entries(ADAPTERS)) {
     const { hello, answers, code } = await converse(lib, '');
     assert.equal(code, 0);
     assert.deepEqual(answers, []);
-    assert.equal(hello.protocol, 1);
+    assert.equal(hello.protocol, 2);
     assert.equal(hello.name, info.name);
     assert.equal(hello.language, 'JavaScript');
     assert.equal(hello.capabilities.full_urls, info.fullUrls);
@@ -160,6 +160,71 @@ for (const [lib, info] of Object.entries(ADAPTERS)) {
     assert.equal(answers[5].verdict, 'disallowed');
   });
 }
+
+for (const lib of Object.keys(ADAPTERS)) {
+  test(`${lib}: a batch request (protocol 2) answers each query as a request of its own would`, async () => {
+    const body = 'User-agent: foobot\nDisallow: /private\nAllow: /private/open\n\nUser-agent: *\nDisallow: /\n';
+    const queries = [];
+    for (const agent of ['foobot', 'barbot', 'FooBot', '']) {
+      for (const url of ['https://example.com/private/x', 'https://example.com/private/open/y',
+        'https://example.com/public', 'http://example.org:8080/private?q=1']) {
+        queries.push(request(lib, body, agent, url));
+      }
+    }
+    const batch = { id: nextId++, robots_b64: b64(body), queries: queries.map(({ agent, url }) => ({ agent, url })) };
+    const empty = { id: nextId++, robots_b64: b64(body), queries: [] };
+    const bad = { id: nextId++, robots_b64: '!!!!', queries: [] };
+    const after = request(lib, 'User-agent: *\nAllow: /\n', 'foobot', 'https://example.com/private/x');
+    const { answers, code } = await converse(lib, wire([...queries, batch, empty, bad, after]));
+    assert.equal(code, 0);
+    const singles = answers.slice(0, queries.length).map(({ id, ...rest }) => rest);
+    const [got, gotEmpty, gotBad, gotAfter] = answers.slice(queries.length);
+    assert.deepEqual(got, { id: batch.id, answers: singles });
+    assert.deepEqual(gotEmpty, { id: empty.id, answers: [] });
+    assert.equal(gotBad.id, bad.id);
+    assert.equal(typeof gotBad.error, 'string');
+    // The batch's parse does not leak into the next request.
+    assert.equal(gotAfter.verdict, 'allowed');
+  });
+}
+
+test('protocol.js: protocol 2 parses once per request; a failing parse or check is an error for its queries', async () => {
+  const script = `
+    let parses = 0;
+    require(${JSON.stringify(path.join(dir, 'protocol.js'))}).serve({
+      name: 'fake2', version: () => '0', capabilities: { full_urls: true, reports_line: false },
+      async parse(robots) {
+        parses += 1;
+        const text = robots.toString();
+        if (text === 'bad') throw new SyntaxError('cannot parse');
+        return ({ agent, url }) => {
+          if (agent === 'throw') throw new TypeError('boom');
+          if (agent === 'parses') return { allowed: true, line: parses };
+          return { allowed: url.endsWith(text) };
+        };
+      },
+    });`;
+  const q = (agent, url) => ({ agent, url });
+  const input = [
+    { id: 1, robots_b64: b64('p'), queries: [q('a', 'https://e.com/p'), q('throw', 'https://e.com/'), q('b', 'https://e.com/q'), q('parses', '/')] },
+    { id: 2, robots_b64: b64('bad'), queries: [q('a', '/'), q('b', '/')] },
+    { id: 3, robots_b64: b64('q'), agent: 'a', url: 'https://e.com/q' },
+    { id: 4, robots_b64: '', queries: [{ agent: 'a' }] },
+  ].map((r) => JSON.stringify(r) + '\n').join('');
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const out = [];
+  child.stdout.on('data', (c) => out.push(c));
+  child.stdin.end(input);
+  const code = await new Promise((r) => child.on('close', r));
+  assert.equal(code, 0);
+  const [hello, ...answers] = Buffer.concat(out).toString().trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(hello.protocol, 2);
+  assert.deepEqual(answers[0], { id: 1, answers: [{ verdict: 'allowed' }, { error: 'TypeError: boom' }, { verdict: 'disallowed' }, { verdict: 'allowed', line: 1 }] });
+  assert.deepEqual(answers[1], { id: 2, answers: [{ error: 'SyntaxError: cannot parse' }, { error: 'SyntaxError: cannot parse' }] });
+  assert.deepEqual(answers[2], { id: 3, verdict: 'allowed' });
+  assert.equal(answers[3].id, 4);
+  assert.equal(typeof answers[3].error, 'string');
+});
 
 test('robots-parser: reports the deciding line', async () => {
   const body = '# comment\nUser-agent: *\nAllow: /a/b\nDisallow: /a\n';

@@ -1,5 +1,5 @@
 #!/usr/bin/env perl
-# Speaks protocol v1 (harness/PROTOCOL.md) with adapter.pl, as reptest does.
+# Speaks protocols v1 and v2 (harness/PROTOCOL.md) with adapter.pl, as reptest does.
 # Run: prove harness/external/perl/t/   (after: bash harness/external/setup perl)
 use strict;
 use warnings;
@@ -48,7 +48,7 @@ sub verdicts { [map { [$_->{id}, $_->{verdict} // 'error'] } @{ $_[0] }] }
     my ($hello, $answers, undef, $code) = converse('');
     is($code, 0, 'exits 0 at end of input');
     is_deeply($answers, [], 'no answers without requests');
-    is($hello->{protocol}, 1, 'protocol 1');
+    is($hello->{protocol}, 2, 'protocol 2');
     is($hello->{name}, 'perl-www-robotrules', 'name');
     is($hello->{language}, 'Perl', 'language');
     is($hello->{version}, $WWW::RobotRules::VERSION, 'version is the installed one');
@@ -152,6 +152,33 @@ sub verdicts { [map { [$_->{id}, $_->{verdict} // 'error'] } @{ $_[0] }] }
     my $big = "User-agent: *\nDisallow: /first\n" . ('#' x (3 * 1024 * 1024)) . "\n";
     (undef, $answers) = converse(wire(request($big, 'examplebot', 'https://example.com/first')));
     is($answers->[0]{verdict}, 'disallowed', 'a 3 MB body is answered');
+}
+
+{
+    # A batch request (protocol 2) answers each query as a request of its own would, with
+    # several agents and origins in one request.
+    my $body = "User-agent: foobot\nDisallow: /private\nAllow: /private/open\n\nUser-agent: *\nDisallow: /\n";
+    my @queries;
+    for my $agent ('foobot', 'barbot', 'FooBot', '') {
+        for my $url ('https://example.com/private/x', 'https://example.com/public',
+                     'http://example.org:8080/private?q=1', 'mailto:x') {
+            push @queries, { agent => $agent, url => $url };
+        }
+    }
+    my @singles = map { request($body, $_->{agent}, $_->{url}) } @queries;
+    my $batch = { id => $next_id++, robots_b64 => encode_base64($body, ''), queries => \@queries };
+    my $empty = { id => $next_id++, robots_b64 => encode_base64($body, ''), queries => [] };
+    my $bad   = { id => $next_id++, robots_b64 => '!!!!', queries => [] };
+    my $after = request("User-agent: *\nAllow: /\n", 'foobot', 'https://example.com/private/x');
+    my ($hello, $answers) = converse(wire(@singles, $batch, $empty, $bad, $after));
+    my @single_answers = map { my %a = %$_; delete $a{id}; \%a } @{$answers}[0 .. $#singles];
+    my ($got, $got_empty, $got_bad, $got_after) = @{$answers}[scalar(@singles) .. $#$answers];
+    is_deeply($got, { id => $batch->{id}, answers => \@single_answers }, 'a batch answers like single requests');
+    ok((grep { exists $_->{error} } @single_answers) && (grep { exists $_->{verdict} } @single_answers),
+        'errors and verdicts both in the batch');
+    is_deeply($got_empty, { id => $empty->{id}, answers => [] }, 'an empty batch');
+    ok($got_bad->{id} == $bad->{id} && defined $got_bad->{error}, 'bad base64 is an error for the request');
+    is($got_after->{verdict}, 'allowed', 'nothing kept from the batch');
 }
 
 done_testing();

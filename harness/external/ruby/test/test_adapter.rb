@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Speaks protocol v1 (harness/PROTOCOL.md) with adapter.rb, as reptest does.
+# Speaks protocols v1 and v2 (harness/PROTOCOL.md) with adapter.rb, as reptest does.
 # Run: ruby harness/external/ruby/test/test_adapter.rb   (after: bash harness/external/setup ruby)
 require 'minitest/autorun'
 require 'json'
@@ -37,12 +37,40 @@ class AdapterTest < Minitest::Test
     hello, answers, _, status = converse('')
     assert status.success?
     assert_equal [], answers
-    assert_equal 1, hello['protocol']
+    assert_equal 2, hello['protocol']
     assert_equal 'ruby-webrobots', hello['name']
     assert_equal 'Ruby', hello['language']
     assert_equal true, hello['capabilities']['full_urls']
     require 'webrobots/version'
     assert_equal Webrobots::VERSION, hello['version']
+  end
+
+  # A batch request (protocol 2) answers each query as a request of its own would, with
+  # several agents and sites in one request.
+  def test_batch_answers_like_single_requests
+    body = "User-agent: foobot\nDisallow: /private\nAllow: /private/open\n\nUser-agent: *\nDisallow: /\n"
+    queries = []
+    ['foobot', 'barbot', 'FooBot', ''].each do |agent|
+      ['https://example.com/private/x', 'https://example.com/private/open/y', 'https://example.com/public',
+       'http://example.org:8080/private?q=1', 'mailto:x'].each do |url|
+        queries << { 'agent' => agent, 'url' => url }
+      end
+    end
+    singles = queries.map { |q| request(body, q['agent'], q['url']) }
+    batch = { 'id' => (@@next_id += 1), 'robots_b64' => [body].pack('m0'), 'queries' => queries }
+    empty = { 'id' => (@@next_id += 1), 'robots_b64' => [body].pack('m0'), 'queries' => [] }
+    bad = { 'id' => (@@next_id += 1), 'robots_b64' => '!!!!', 'queries' => [] }
+    after = request("User-agent: *\nAllow: /\n", 'foobot', 'https://example.com/private/x')
+    _, answers, _, status = converse(wire(singles + [batch, empty, bad, after]))
+    assert status.success?
+    expected = answers.take(singles.size).map { |a| a.reject { |k, _| k == 'id' } }
+    got, got_empty, got_bad, got_after = answers.drop(singles.size)
+    assert_equal({ 'id' => batch['id'], 'answers' => expected }, got)
+    assert(expected.any? { |a| a.key?('error') } && expected.any? { |a| a.key?('verdict') })
+    assert_equal({ 'id' => empty['id'], 'answers' => [] }, got_empty)
+    assert_equal bad['id'], got_bad['id']
+    assert_kind_of String, got_bad['error']
+    assert_equal 'allowed', got_after['verdict']
   end
 
   def test_arguments_reach_the_right_places

@@ -37,3 +37,24 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version %q, want the pinned v1.1.2", v)
 	}
 }
+
+// TestBatch: one parse answers many queries exactly as one parse per query does.
+func TestBatch(t *testing.T) {
+	body := []byte("User-agent: foobot\nDisallow: /private\nAllow: /private/open\n\nUser-agent: *\nDisallow: /\n")
+	m, err := Parse(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, agent := range []string{"foobot", "barbot", "FooBot", ""} {
+		for _, path := range []string{"/private/x", "/private/open/y", "/public", "/"} {
+			got, err1 := m(agent, path)
+			want, err2 := Check(body, agent, path)
+			if err1 != nil || err2 != nil || got != want {
+				t.Errorf("%q %q: batch %v (%v), single %v (%v)", agent, path, got, err1, want, err2)
+			}
+		}
+	}
+	if _, err := Parse([]byte("Disallow: /x\n")); err == nil {
+		t.Error("Parse of a rule before any User-agent: want the library's parse error")
+	}
+}

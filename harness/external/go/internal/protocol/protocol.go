@@ -1,7 +1,9 @@
 // Package protocol implements the adapter side of reptest's external adapter protocol,
-// version 1 (harness/PROTOCOL.md): the handshake, a line loop over stdin, base64
+// versions 1 and 2 (harness/PROTOCOL.md): the handshake, a line loop over stdin, base64
 // decoding of the body, ASCII-only JSON answers, and errors and panics reported as
-// {"id", "error"} answers. Each library's cmd/<name>/main.go supplies a Check function.
+// {"id", "error"} answers. Each library's cmd/<name>/main.go supplies either a Check
+// function (protocol 1: Main) or a Parse function (protocol 2: MainBatch), which parses
+// a request's body once and returns a Matcher asked once per query of the request.
 package protocol
 
 import (
@@ -41,12 +43,25 @@ type Verdict struct {
 // Check answers one request with a parser built for it alone.
 type Check func(body []byte, agent, url string) (Verdict, error)
 
+// Matcher answers one query against a body parsed once for one request.
+type Matcher func(agent, url string) (Verdict, error)
+
+// Parse parses one request's body (protocol 2) into a Matcher for that request alone.
+type Parse func(body []byte) (Matcher, error)
+
 // Request is one decoded request line.
 type request struct {
 	ID        *int64  `json:"id"`
 	RobotsB64 *string `json:"robots_b64"`
 	Agent     *string `json:"agent"`
 	URL       *string `json:"url"`
+	// Queries makes it a batch request (protocol 2).
+	Queries *[]query `json:"queries"`
+}
+
+type query struct {
+	Agent *string `json:"agent"`
+	URL   *string `json:"url"`
 }
 
 // ModuleVersion returns the version of module path linked into this binary, read from
@@ -67,8 +82,13 @@ func ModuleVersion(path string) string {
 	return "unknown"
 }
 
-// Handshake returns the handshake line (without the LF).
+// Handshake returns the handshake line of protocol 1 (without the LF).
 func Handshake(info Info) []byte {
+	return HandshakeVersion(info, 1)
+}
+
+// HandshakeVersion returns the handshake line saying protocol version (without the LF).
+func HandshakeVersion(info Info, version int) []byte {
 	hs := struct {
 		Protocol     int    `json:"protocol"`
 		Name         string `json:"name"`
@@ -78,7 +98,7 @@ func Handshake(info Info) []byte {
 			FullURLs    bool `json:"full_urls"`
 			ReportsLine bool `json:"reports_line"`
 		} `json:"capabilities"`
-	}{Protocol: 1, Name: info.Name, Version: ModuleVersion(info.Module), Language: "Go"}
+	}{Protocol: version, Name: info.Name, Version: ModuleVersion(info.Module), Language: "Go"}
 	hs.Capabilities.FullURLs = info.FullURLs
 	hs.Capabilities.ReportsLine = info.ReportsLine
 	out, err := json.Marshal(hs)
@@ -136,25 +156,113 @@ func Answer(id *int64, v Verdict, err error) []byte {
 	} else {
 		out = strconv.AppendInt(out, *id, 10)
 	}
+	out = appendFields(out, v, err)
+	return append(out, '}')
+}
+
+// appendFields appends `,"error":…` or `,"verdict":…[,"line":…]`.
+func appendFields(out []byte, v Verdict, err error) []byte {
 	if err != nil {
 		msg, merr := json.Marshal(err.Error())
 		if merr != nil {
 			msg = []byte(`"unprintable error"`)
 		}
 		out = append(out, `,"error":`...)
-		out = append(out, ASCII(msg)...)
+		return append(out, ASCII(msg)...)
+	}
+	if v.Allowed {
+		out = append(out, `,"verdict":"allowed"`...)
 	} else {
-		if v.Allowed {
-			out = append(out, `,"verdict":"allowed"`...)
-		} else {
-			out = append(out, `,"verdict":"disallowed"`...)
+		out = append(out, `,"verdict":"disallowed"`...)
+	}
+	if v.Line > 0 {
+		out = append(out, `,"line":`...)
+		out = strconv.AppendInt(out, int64(v.Line), 10)
+	}
+	return out
+}
+
+// HandleBatch answers one request line of protocol 2 with parse: a batch request
+// (`queries`) gets one `answers` line, a v1 request a v1 answer. The body is parsed
+// once per request; a failing parse is an error for every query, a failing check for
+// its query only.
+func HandleBatch(line []byte, parse Parse) []byte {
+	var req request
+	if err := json.Unmarshal(line, &req); err != nil {
+		return Answer(nil, Verdict{}, fmt.Errorf("bad request line: %v", err))
+	}
+	if req.ID == nil {
+		return Answer(nil, Verdict{}, errors.New("bad request: no integer id"))
+	}
+	if req.Queries == nil {
+		if req.RobotsB64 == nil || req.Agent == nil || req.URL == nil {
+			return Answer(req.ID, Verdict{}, errors.New("bad request: robots_b64, agent and url are required"))
 		}
-		if v.Line > 0 {
-			out = append(out, `,"line":`...)
-			out = strconv.AppendInt(out, int64(v.Line), 10)
+	} else if req.RobotsB64 == nil {
+		return Answer(req.ID, Verdict{}, errors.New("bad request: robots_b64 is required"))
+	}
+	body, err := base64.StdEncoding.DecodeString(*req.RobotsB64)
+	if err != nil {
+		return Answer(req.ID, Verdict{}, fmt.Errorf("bad request: robots_b64: %v", err))
+	}
+	if req.Queries == nil {
+		m, err := safeParse(parse, body)
+		if err != nil {
+			return Answer(req.ID, Verdict{}, err)
+		}
+		v, err := safeMatch(m, *req.Agent, *req.URL)
+		return Answer(req.ID, v, err)
+	}
+	queries := *req.Queries
+	for _, q := range queries {
+		if q.Agent == nil || q.URL == nil {
+			return Answer(req.ID, Verdict{}, errors.New("bad request: every query needs agent and url"))
 		}
 	}
-	return append(out, '}')
+	m, perr := safeParse(parse, body)
+	out := make([]byte, 0, 32+32*len(queries))
+	out = append(out, `{"id":`...)
+	out = strconv.AppendInt(out, *req.ID, 10)
+	out = append(out, `,"answers":[`...)
+	for i, q := range queries {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		var item []byte
+		if perr != nil {
+			item = appendFields(nil, Verdict{}, perr)
+		} else {
+			v, err := safeMatch(m, *q.Agent, *q.URL)
+			item = appendFields(nil, v, err)
+		}
+		// appendFields starts with a comma: drop it inside the object.
+		out = append(out, '{')
+		out = append(out, item[1:]...)
+		out = append(out, '}')
+	}
+	return append(out, ']', '}')
+}
+
+func safeParse(parse Parse, body []byte) (m Matcher, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	m, err = parse(body)
+	if err == nil && m == nil {
+		err = errors.New("the library parsed nothing")
+	}
+	return m, err
+}
+
+func safeMatch(m Matcher, agent, url string) (v Verdict, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return m(agent, url)
 }
 
 // Handle decodes one request line and runs check on it, turning failures and panics
@@ -243,11 +351,21 @@ func (o *output) Err() error {
 	return o.err
 }
 
-// Serve runs the protocol on in and out until in ends: the handshake, then one answer
+// Serve runs protocol 1 on in and out until in ends: the handshake, then one answer
 // per request line, in order.
 func Serve(in io.Reader, out io.Writer, info Info, check Check) error {
+	return serve(in, out, Handshake(info), func(line []byte) []byte { return Handle(line, check) })
+}
+
+// ServeBatch runs protocol 2 on in and out until in ends: the handshake, then one
+// answer line per request line (a batch's answers on one line), in order.
+func ServeBatch(in io.Reader, out io.Writer, info Info, parse Parse) error {
+	return serve(in, out, HandshakeVersion(info, 2), func(line []byte) []byte { return HandleBatch(line, parse) })
+}
+
+func serve(in io.Reader, out io.Writer, handshake []byte, handle func([]byte) []byte) error {
 	o := newOutput(out)
-	if err := o.WriteLine(Handshake(info)); err != nil {
+	if err := o.WriteLine(handshake); err != nil {
 		return err
 	}
 	o.Flush()
@@ -256,7 +374,7 @@ func Serve(in io.Reader, out io.Writer, info Info, check Check) error {
 		line, rerr := r.ReadBytes('\n')
 		line = bytes.TrimRight(line, "\r\n")
 		if len(bytes.TrimSpace(line)) > 0 {
-			if err := o.WriteLine(Handle(line, check)); err != nil {
+			if err := o.WriteLine(handle(line)); err != nil {
 				return err
 			}
 		}
@@ -280,9 +398,18 @@ func Serve(in io.Reader, out io.Writer, info Info, check Check) error {
 	}
 }
 
-// Main serves stdin/stdout and exits; for cmd/<name>/main.go.
+// Main serves protocol 1 on stdin/stdout and exits; for cmd/<name>/main.go.
 func Main(info Info, check Check) {
 	if err := Serve(os.Stdin, os.Stdout, info, check); err != nil {
+		fmt.Fprintf(os.Stderr, "%s adapter: %v\n", info.Name, err)
+		os.Exit(1)
+	}
+}
+
+// MainBatch serves protocol 2 on stdin/stdout and exits; for cmd/<name>/main.go of a
+// library that parses once and checks many.
+func MainBatch(info Info, parse Parse) {
+	if err := ServeBatch(os.Stdin, os.Stdout, info, parse); err != nil {
 		fmt.Fprintf(os.Stderr, "%s adapter: %v\n", info.Name, err)
 		os.Exit(1)
 	}

@@ -133,3 +133,78 @@ func TestFlushWhenIdle(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// fakeParse parses like fake, counting its parses; the matcher panics for agent "panic".
+func fakeParse(parses *int) Parse {
+	return func(body []byte) (Matcher, error) {
+		*parses++
+		s := string(body)
+		switch s {
+		case "panic":
+			panic("parse boom")
+		case "fail":
+			return nil, errors.New("cannot parse")
+		}
+		return func(agent, url string) (Verdict, error) {
+			if agent == "panic" {
+				panic("check boom")
+			}
+			if agent == "fail" {
+				return Verdict{}, errors.New("check failed")
+			}
+			return Verdict{Allowed: !strings.Contains(url, strings.SplitN(s, "\n", 2)[0]), Line: *parses}, nil
+		}, nil
+	}
+}
+
+func batchReq(id int, body string, queries ...[2]string) string {
+	qs := []map[string]string{}
+	for _, q := range queries {
+		qs = append(qs, map[string]string{"agent": q[0], "url": q[1]})
+	}
+	b, _ := json.Marshal(map[string]interface{}{
+		"id": id, "robots_b64": base64.StdEncoding.EncodeToString([]byte(body)), "queries": qs,
+	})
+	return string(b) + "\n"
+}
+
+func TestServeBatch(t *testing.T) {
+	input := batchReq(1, "/private\n", [2]string{"a", "/private/x"}, [2]string{"fail", "/"},
+		[2]string{"a", "/public"}, [2]string{"panic", "/"}) +
+		batchReq(2, "fail", [2]string{"a", "/"}, [2]string{"b", "/"}) +
+		batchReq(3, "panic", [2]string{"a", "/"}) +
+		batchReq(4, "/x") +
+		req(5, "/z", "a", "/z") +
+		`{"id": 6, "robots_b64": "", "queries": [{"agent": "a"}]}` + "\n" +
+		`{"id": 7, "robots_b64": "***", "queries": []}` + "\n"
+	var out strings.Builder
+	parses := 0
+	if err := ServeBatch(strings.NewReader(input), &out, Info{Name: "fake", Module: "none"}, fakeParse(&parses)); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	want := []string{
+		`{"protocol":2,"name":"fake","version":"unknown","language":"Go","capabilities":{"full_urls":false,"reports_line":false}}`,
+		`{"id":1,"answers":[{"verdict":"disallowed","line":1},{"error":"check failed"},{"verdict":"allowed","line":1},{"error":"panic: check boom"}]}`,
+		`{"id":2,"answers":[{"error":"cannot parse"},{"error":"cannot parse"}]}`,
+		`{"id":3,"answers":[{"error":"panic: parse boom"}]}`,
+		`{"id":4,"answers":[]}`,
+		`{"id":5,"verdict":"disallowed","line":5}`,
+		`{"id":6,"error":"bad request: every query needs agent and url"}`,
+		`{"id":7,"error":"bad request: robots_b64: *`,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(want), out.String())
+	}
+	for i := range want {
+		if prefix, ok := strings.CutSuffix(want[i], "*"); ok && strings.HasPrefix(lines[i], prefix) {
+			continue
+		}
+		if lines[i] != want[i] {
+			t.Errorf("line %d = %s\nwant %s", i, lines[i], want[i])
+		}
+	}
+	if parses != 5 {
+		t.Errorf("%d parses, want one per request that reached the library (5)", parses)
+	}
+}

@@ -2,10 +2,13 @@ package reptest;
 
 import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRulesParser;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** crawler-commons' SimpleRobotRulesParser, which takes absolute URLs. */
-final class CrawlerCommons implements Protocol.Library {
+final class CrawlerCommons implements Protocol.BatchLibrary {
   @Override
   public String name() {
     return "com.github.crawler-commons:crawler-commons";
@@ -22,20 +25,30 @@ final class CrawlerCommons implements Protocol.Library {
   }
 
   /**
-   * A fresh parser per request. parseContent(robotsTxtUrl, content, contentType, robotNames):
-   * with exact user-agent matching (the default) the names must be lower-case and must not
-   * be "*", else it throws; sanitizeRobotNames is the library's own way to make them so.
+   * A fresh parser per request. parseContent(robotsTxtUrl, content, contentType, robotNames)
+   * parses for the given robot names, so within a request the body is parsed once per
+   * distinct sanitized agent (and robots.txt URL, which the library uses only in log
+   * messages), and each query asks the rules of its agent. With exact user-agent matching (the default) the
+   * names must be lower-case and must not be "*", else it throws; sanitizeRobotNames is the
+   * library's own way to make them so.
    */
   @Override
-  public Protocol.Verdict check(byte[] robots, String agent, String url) {
+  public Protocol.Matcher parse(byte[] robots) {
     SimpleRobotRulesParser parser = new SimpleRobotRulesParser();
-    SimpleRobotRules rules =
-        parser.parseContent(
-            robotsTxtUrl(url),
-            robots,
-            "text/plain",
-            SimpleRobotRulesParser.sanitizeRobotNames(List.of(agent)));
-    return Protocol.Verdict.of(rules.isAllowed(url));
+    Map<List<Object>, SimpleRobotRules> byNames = new HashMap<>();
+    return (agent, url) -> {
+      // The parse sees only the sanitized names and the robots.txt URL: agents that
+      // sanitize alike (FooBot, foobot) share one parse.
+      Collection<String> names = SimpleRobotRulesParser.sanitizeRobotNames(List.of(agent));
+      String robotsTxtUrl = robotsTxtUrl(url);
+      List<Object> key = List.of(List.copyOf(names), robotsTxtUrl);
+      SimpleRobotRules rules = byNames.get(key);
+      if (rules == null) {
+        rules = parser.parseContent(robotsTxtUrl, robots, "text/plain", names);
+        byNames.put(key, rules);
+      }
+      return Protocol.Verdict.of(rules.isAllowed(url));
+    };
   }
 
   /** scheme://authority/robots.txt for url (the library uses it only in log messages). */

@@ -10,7 +10,7 @@ import org.archive.modules.net.Robotstxt;
  * uses it: CrawlServer.updateRobots builds {@code new Robotstxt(new InputStreamReader(body))}
  * and ObeyRobotsPolicy asks {@code getDirectivesFor(userAgent).allows(pathQuery)}. Takes paths.
  */
-final class Heritrix implements Protocol.Library {
+final class Heritrix implements Protocol.BatchLibrary {
   @Override
   public String name() {
     return "org.archive.heritrix:heritrix-modules";
@@ -27,16 +27,17 @@ final class Heritrix implements Protocol.Library {
   }
 
   /**
-   * A fresh parser per request. Heritrix decodes the body with the platform charset (UTF-8
-   * from Java 18 on); here UTF-8 always. The agent goes in as given: Heritrix passes its
-   * configured User-Agent string unchanged, and the library lower-cases only the names in
-   * the file, then looks for each as a substring of that string.
+   * A fresh parser per request, asked once per query (as Heritrix keeps one Robotstxt per
+   * server and asks it for every URL). Heritrix decodes the body with the platform charset
+   * (UTF-8 from Java 18 on); here UTF-8 always. The agent goes in as given: Heritrix passes
+   * its configured User-Agent string unchanged, and the library lower-cases only the names
+   * in the file, then looks for each as a substring of that string.
    */
   @Override
-  public Protocol.Verdict check(byte[] robots, String agent, String path) throws Exception {
+  public Protocol.Matcher parse(byte[] robots) throws Exception {
     Robotstxt txt =
         new Robotstxt(
             new InputStreamReader(new ByteArrayInputStream(robots), StandardCharsets.UTF_8));
-    return Protocol.Verdict.of(txt.getDirectivesFor(agent).allows(path));
+    return (agent, path) -> Protocol.Verdict.of(txt.getDirectivesFor(agent).allows(path));
   }
 }

@@ -4,7 +4,7 @@ import com.panforge.robotstxt.RobotsTxt;
 import java.io.ByteArrayInputStream;
 
 /** com.panforge:robots (RobotsTxt.read, then query(userAgent, path)); takes paths. */
-final class PanforgeRobots implements Protocol.Library {
+final class PanforgeRobots implements Protocol.BatchLibrary {
   @Override
   public String name() {
     return "com.panforge:robots";
@@ -20,10 +20,13 @@ final class PanforgeRobots implements Protocol.Library {
     return false;
   }
 
-  /** A fresh reader per request; note the argument order: query(userAgent, path). */
+  /**
+   * A fresh reader per request, queried once per query; note the argument order:
+   * query(userAgent, path).
+   */
   @Override
-  public Protocol.Verdict check(byte[] robots, String agent, String path) throws Exception {
+  public Protocol.Matcher parse(byte[] robots) throws Exception {
     RobotsTxt txt = RobotsTxt.read(new ByteArrayInputStream(robots));
-    return Protocol.Verdict.of(txt.query(agent, path));
+    return (agent, path) -> Protocol.Verdict.of(txt.query(agent, path));
   }
 }

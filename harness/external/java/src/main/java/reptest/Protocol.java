@@ -12,10 +12,11 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * The adapter side of reptest's external adapter protocol, version 1 (harness/PROTOCOL.md):
- * the handshake, a line loop over stdin, base64 bodies, ASCII-only JSON answers, and
- * exceptions (any Throwable) reported as {"id", "error"} answers. Each library supplies a
- * {@link Library}.
+ * The adapter side of reptest's external adapter protocol, versions 1 and 2
+ * (harness/PROTOCOL.md): the handshake, a line loop over stdin, base64 bodies, ASCII-only JSON
+ * answers, and exceptions (any Throwable) reported as {"id", "error"} answers. Each library
+ * supplies a {@link Library} (protocol 1), or a {@link BatchLibrary} (protocol 2), which parses
+ * a request's body once and answers each of its queries with the {@link Matcher} it returns.
  */
 public final class Protocol {
   private Protocol() {}
@@ -43,6 +44,24 @@ public final class Protocol {
     Verdict check(byte[] robots, String agent, String url) throws Exception;
   }
 
+  /** The queries of one request, answered against one parse of its body. */
+  public interface Matcher {
+    Verdict check(String agent, String url) throws Exception;
+  }
+
+  /**
+   * A library that parses once and checks many (protocol 2). {@link #parse} must build a fresh
+   * parser for every call (one per request); a v1 request is one parse and one check.
+   */
+  public interface BatchLibrary extends Library {
+    Matcher parse(byte[] robots) throws Exception;
+
+    @Override
+    default Verdict check(byte[] robots, String agent, String url) throws Exception {
+      return parse(robots).check(agent, url);
+    }
+  }
+
   /**
    * The version of a Maven artifact on the class path, from its
    * META-INF/maven/GROUP/ARTIFACT/pom.properties (kept by the shaded jar), else "unknown".
@@ -67,7 +86,7 @@ public final class Protocol {
   /** The handshake line, without the LF. */
   public static String handshake(Library lib) {
     StringBuilder sb = new StringBuilder(160);
-    sb.append("{\"protocol\":1,\"name\":");
+    sb.append("{\"protocol\":").append(lib instanceof BatchLibrary ? 2 : 1).append(",\"name\":");
     quote(sb, lib.name());
     sb.append(",\"version\":");
     quote(sb, lib.version());
@@ -92,6 +111,9 @@ public final class Protocol {
         return error(null, "bad request: no integer id");
       }
       id = rawId;
+      if (lib instanceof BatchLibrary batchLib && req.containsKey("queries")) {
+        return batch(id, req, batchLib);
+      }
       if (!(req.get("robots_b64") instanceof String b64)
           || !(req.get("agent") instanceof String agent)
           || !(req.get("url") instanceof String url)) {
@@ -119,6 +141,70 @@ public final class Protocol {
     } catch (Throwable t) { // StackOverflowError from java.util.regex included
       return error(id, describe(t));
     }
+  }
+
+  /** The answer line of a batch request: one parse, one answer per query, in order. */
+  static String batch(Object id, Map<?, ?> req, BatchLibrary lib) {
+    if (!(req.get("robots_b64") instanceof String b64)
+        || !(req.get("queries") instanceof java.util.List<?> queries)) {
+      return error(id, "bad request: robots_b64 (a string) and queries (an array) are required");
+    }
+    for (Object q : queries) {
+      if (!(q instanceof Map<?, ?> m)
+          || !(m.get("agent") instanceof String)
+          || !(m.get("url") instanceof String)) {
+        return error(id, "bad request: every query needs string agent and url");
+      }
+    }
+    byte[] body;
+    try {
+      body = Base64.getDecoder().decode(b64);
+    } catch (IllegalArgumentException e) {
+      return error(id, "bad request: robots_b64: " + e.getMessage());
+    }
+    Matcher matcher = null;
+    String parseError = null;
+    try {
+      matcher = lib.parse(body);
+      if (matcher == null) {
+        parseError = "library parsed nothing";
+      }
+    } catch (Throwable t) { // StackOverflowError from java.util.regex included
+      parseError = describe(t);
+    }
+    StringBuilder sb = new StringBuilder(32 + 32 * queries.size());
+    sb.append("{\"id\":").append(id).append(",\"answers\":[");
+    boolean first = true;
+    for (Object q : queries) {
+      Map<?, ?> m = (Map<?, ?>) q;
+      if (!first) {
+        sb.append(',');
+      }
+      first = false;
+      if (parseError != null) {
+        sb.append("{\"error\":");
+        quote(sb, parseError);
+        sb.append('}');
+        continue;
+      }
+      try {
+        Verdict v = matcher.check((String) m.get("agent"), (String) m.get("url"));
+        if (v == null) {
+          sb.append("{\"error\":\"library returned no verdict\"}");
+          continue;
+        }
+        sb.append("{\"verdict\":\"").append(v.allowed() ? "allowed" : "disallowed").append('"');
+        if (v.line() > 0) {
+          sb.append(",\"line\":").append(v.line());
+        }
+        sb.append('}');
+      } catch (Throwable t) {
+        sb.append("{\"error\":");
+        quote(sb, describe(t));
+        sb.append('}');
+      }
+    }
+    return sb.append("]}").toString();
   }
 
   static String describe(Throwable t) {

@@ -88,7 +88,7 @@ class AdapterTest {
   @Test
   void handshakeAndAnswers() {
     Protocol.Library lib = Adapter.library("panforge-robots");
-    assertEquals("{\"protocol\":1,\"name\":\"com.panforge:robots\",\"version\":\"1.4.6\","
+    assertEquals("{\"protocol\":2,\"name\":\"com.panforge:robots\",\"version\":\"1.4.6\","
         + "\"language\":\"Java\",\"capabilities\":{\"full_urls\":false,\"reports_line\":false}}",
         Protocol.handshake(lib));
     assertEquals("{\"id\":null,\"error\":\"bad request line: expected a key at offset 1\"}",
@@ -99,6 +99,86 @@ class AdapterTest {
         Protocol.handle("{\"id\": 3, \"agent\": \"a\", \"url\": \"/\"}", lib));
     assertTrue(Protocol.handle("{\"id\": 4, \"robots_b64\": \"***\", \"agent\": \"a\", \"url\": \"/\"}", lib)
         .startsWith("{\"id\":4,\"error\":\"bad request: robots_b64: "));
+  }
+
+  static String batchRequest(long id, byte[] body, String[][] queries) {
+    StringBuilder sb = new StringBuilder("{\"id\": ").append(id).append(", \"robots_b64\": \"")
+        .append(Base64.getEncoder().encodeToString(body)).append("\", \"queries\": [");
+    for (int i = 0; i < queries.length; i++) {
+      sb.append(i > 0 ? ", " : "").append("{\"agent\": ");
+      Protocol.quote(sb, queries[i][0]);
+      sb.append(", \"url\": ");
+      Protocol.quote(sb, queries[i][1]);
+      sb.append('}');
+    }
+    return sb.append("]}").toString();
+  }
+
+  /** Each library: a batch request answers every query as a request of its own would. */
+  @Test
+  void batchesAnswerLikeSingleRequests() {
+    byte[] body = bytes("User-agent: foobot\nDisallow: /private\nAllow: /private/open\n\n"
+        + "User-agent: *\nDisallow: /\n");
+    for (String name : new String[] {"crawler-commons", "panforge-robots", "heritrix"}) {
+      Protocol.Library lib = Adapter.library(name);
+      assertTrue(lib instanceof Protocol.BatchLibrary, name);
+      assertTrue(Protocol.handshake(lib).startsWith("{\"protocol\":2,"), name);
+      String base = lib.fullUrls() ? "https://example.com" : "";
+      java.util.List<String[]> queries = new java.util.ArrayList<>();
+      for (String agent : new String[] {"foobot", "barbot", "FooBot"}) {
+        for (String path : new String[] {"/private/x", "/private/open/y", "/public"}) {
+          queries.add(new String[] {agent, base + path});
+        }
+      }
+      if (lib.fullUrls()) {
+        queries.add(new String[] {"foobot", "http://example.org:8080/private?q=1"});
+      }
+      StringBuilder expected = new StringBuilder("{\"id\":9,\"answers\":[");
+      for (int i = 0; i < queries.size(); i++) {
+        String single = Protocol.handle(request(9, body, queries.get(i)[0], queries.get(i)[1]), lib);
+        expected.append(i > 0 ? "," : "").append('{').append(single.substring("{\"id\":9,".length()));
+      }
+      expected.append("]}");
+      assertEquals(expected.toString(),
+          Protocol.handle(batchRequest(9, body, queries.toArray(new String[0][])), lib), name);
+      assertEquals("{\"id\":10,\"answers\":[]}",
+          Protocol.handle(batchRequest(10, body, new String[0][]), lib), name);
+    }
+  }
+
+  @Test
+  void batchFailures() {
+    int[] parses = {0};
+    Protocol.BatchLibrary lib = new Protocol.BatchLibrary() {
+      public String name() { return "fake"; }
+      public String version() { return "0"; }
+      public boolean fullUrls() { return false; }
+      public Protocol.Matcher parse(byte[] robots) {
+        parses[0]++;
+        if (robots.length == 3) {
+          throw new IllegalArgumentException("cannot parse");
+        }
+        return (agent, url) -> {
+          if (agent.equals("boom")) {
+            throw new IllegalStateException("check failed");
+          }
+          return new Protocol.Verdict(agent.equals("yes"), parses[0]);
+        };
+      }
+    };
+    assertEquals("{\"id\":1,\"answers\":[{\"verdict\":\"allowed\",\"line\":1},"
+        + "{\"error\":\"java.lang.IllegalStateException: check failed\"},"
+        + "{\"verdict\":\"disallowed\",\"line\":1}]}",
+        Protocol.handle(batchRequest(1, new byte[0],
+            new String[][] {{"yes", "/"}, {"boom", "/"}, {"no", "/"}}), lib));
+    assertEquals("{\"id\":2,\"answers\":[{\"error\":\"java.lang.IllegalArgumentException: cannot parse\"},"
+        + "{\"error\":\"java.lang.IllegalArgumentException: cannot parse\"}]}",
+        Protocol.handle(batchRequest(2, bytes("abc"), new String[][] {{"a", "/"}, {"b", "/"}}), lib));
+    assertEquals("{\"id\":3,\"verdict\":\"allowed\",\"line\":3}",
+        Protocol.handle(request(3, new byte[0], "yes", "/"), lib));
+    assertEquals("{\"id\":4,\"error\":\"bad request: every query needs string agent and url\"}",
+        Protocol.handle("{\"id\": 4, \"robots_b64\": \"\", \"queries\": [{\"agent\": \"a\"}]}", lib));
+    assertEquals(3, parses[0]);
   }
 
   @Test
@@ -150,7 +230,7 @@ class AdapterTest {
     Protocol.serve(new ByteArrayInputStream(in.getBytes(StandardCharsets.US_ASCII)), out, lib);
     String[] lines = out.toString(StandardCharsets.US_ASCII).split("\n");
     assertEquals(5, lines.length, out.toString(StandardCharsets.US_ASCII));
-    assertTrue(lines[0].startsWith("{\"protocol\":1,"));
+    assertTrue(lines[0].startsWith("{\"protocol\":2,"));
     assertEquals("{\"id\":1,\"verdict\":\"disallowed\"}", lines[1]);
     assertEquals("{\"id\":2,\"verdict\":\"disallowed\"}", lines[2]);
     assertTrue(lines[3].startsWith("{\"id\":null,\"error\":"), lines[3]);
@@ -175,7 +255,7 @@ class AdapterTest {
       }
     });
     server.start();
-    assertTrue(answers.readLine().startsWith("{\"protocol\":1,"));
+    assertTrue(answers.readLine().startsWith("{\"protocol\":2,"));
     for (int id = 1; id <= 3; id++) {
       toAdapter.write((request(id, bytes(PRIVATE), "a", "/private") + "\n").getBytes(StandardCharsets.US_ASCII));
       toAdapter.flush();
