@@ -2,8 +2,9 @@
 //! listed by `reptest impls`, judged on every fetch query that one fetch can show, and
 //! none of their processes outlives an interrupted run.
 //!
-//! wget and httrack come from Debian (`bash harness/external/setup crawlers`); without
-//! them these tests fail naming that command, unless `REPTEST_SKIP_CRAWLERS=1`.
+//! wget and httrack come from Debian, Scrapy from PyPI and Colly from the Go module proxy
+//! (`bash harness/external/setup crawlers`); without them these tests fail naming that
+//! command, unless `REPTEST_SKIP_CRAWLERS=1`.
 #![cfg(unix)]
 
 use std::process::{Command, Stdio};
@@ -11,8 +12,9 @@ use std::time::{Duration, Instant};
 
 const REPTEST: &str = env!("CARGO_BIN_EXE_reptest");
 
-/// Whether both crawlers are installed; fails (or skips, with REPTEST_SKIP_CRAWLERS=1)
-/// when not.
+/// Whether the crawlers are installed (wget and httrack on PATH; Scrapy's venv and
+/// Colly's build are checked by `reptest impls`); fails (or skips, with
+/// REPTEST_SKIP_CRAWLERS=1) when not.
 fn crawlers_installed() -> bool {
     let have = |program: &str| {
         Command::new("sh")
@@ -49,7 +51,10 @@ fn crawlers_are_listed_available_with_the_crawler_capability() {
         .filter(|i| i["capabilities"]["crawler"] == true)
         .collect();
     let names: Vec<&str> = crawlers.iter().filter_map(|i| i["name"].as_str()).collect();
-    assert_eq!(names, ["crawler-wget", "crawler-httrack"]);
+    assert_eq!(
+        names,
+        ["crawler-wget", "crawler-httrack", "crawler-scrapy", "crawler-colly"]
+    );
     for crawler in crawlers {
         assert_eq!(crawler["kind"], "crawler");
         assert_eq!(crawler["available"], true, "{crawler}");

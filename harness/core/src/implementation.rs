@@ -48,7 +48,8 @@ pub enum ImplKind {
     /// In this process: a Rust library or a linked C++ one.
     #[default]
     InProcess,
-    /// A program of its own, spoken to over protocol v1 (`harness/PROTOCOL.md`).
+    /// A program of its own, spoken to over the external protocol, v1 or v2
+    /// (`harness/PROTOCOL.md`).
     Process,
     /// A crawler judged as a black box by what it fetches.
     Crawler,

@@ -1,8 +1,8 @@
 //! Real crawlers judged as black boxes on the loopback site, the control that ignores
 //! robots.txt, and the process discipline: no process outlives a run, output is capped.
 //!
-//! The real crawlers (wget, httrack) must be installed: a test FAILS with the install
-//! command when one is missing, unless `REPTEST_SKIP_CRAWLERS=1` is set.
+//! The real crawlers (wget, httrack, Scrapy, Colly) must be installed: a test FAILS with
+//! the install command when one is missing, unless `REPTEST_SKIP_CRAWLERS=1` is set.
 
 #![cfg(target_os = "linux")]
 
@@ -44,7 +44,7 @@ fn require(crawler: &Crawler) -> bool {
         return true;
     }
     let install = crawler.package().map_or_else(
-        || format!("install {}", crawler.program()),
+        || "bash harness/external/setup crawlers".to_owned(),
         |package| package.install_command(),
     );
     if std::env::var("REPTEST_SKIP_CRAWLERS").as_deref() == Ok("1") {
@@ -412,4 +412,137 @@ fn recorded_httrack_obeys_the_group_named_httrack_not_the_agent_it_presents() {
     assert_eq!(named_agent, [Verdict::Allowed; 2]);
     let named_httrack = private_verdicts(&httrack, "User-agent: httrack\nDisallow: /private/\n");
     assert_eq!(named_httrack, Some(vec![Verdict::Disallowed; 2]));
+}
+
+#[test]
+fn scrapy_obeys_a_disallow_and_presents_the_agent() {
+    let scrapy = crawl::scrapy();
+    if !require(&scrapy) {
+        return;
+    }
+    let report = scrapy.run(&scenario(200), AGENT).unwrap();
+    assert!(report.fetched_robots, "scrapy: {report:#?}");
+    assert!(robots_requests_carry_the_agent(&report), "{report:#?}");
+    assert_eq!(verdicts(&report), expected_for_200(), "scrapy: {report:#?}");
+    assert!(report.mismatches(expected_for_200()).is_empty());
+    assert!(!report.timed_out && report.exit.success(), "{report:#?}");
+}
+
+#[test]
+fn colly_obeys_a_disallow_and_presents_the_agent() {
+    let colly = crawl::colly();
+    if !require(&colly) {
+        return;
+    }
+    let report = colly.run(&scenario(200), AGENT).unwrap();
+    assert!(report.fetched_robots, "colly: {report:#?}");
+    assert!(robots_requests_carry_the_agent(&report), "{report:#?}");
+    assert_eq!(verdicts(&report), expected_for_200(), "colly: {report:#?}");
+    assert!(report.mismatches(expected_for_200()).is_empty());
+    assert!(!report.timed_out && report.exit.success(), "{report:#?}");
+}
+
+/// The first line `program args...` prints, if it runs.
+fn first_line(program: &std::path::Path, args: &[&str]) -> Option<String> {
+    let output = std::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    Some(text.lines().next().unwrap_or_default().trim().to_owned())
+}
+
+#[test]
+fn scrapy_and_colly_are_installed_at_their_pinned_versions() {
+    let scrapy = crawl::scrapy();
+    if require(&scrapy) {
+        let installed = first_line(&crawl::scrapy_venv().join("bin/scrapy"), &["version"]);
+        assert_eq!(
+            installed.as_deref(),
+            Some(format!("Scrapy {}", crawl::SCRAPY_VERSION).as_str())
+        );
+    }
+    let colly = crawl::colly();
+    if require(&colly) {
+        // The module versions a Go binary was built with, as `go version -m` lists them.
+        let binary = crawl::colly_binary();
+        let output = std::process::Command::new("go")
+            .args(["version", "-m"])
+            .arg(&binary)
+            .output()
+            .expect("go is needed to read the Colly crawler's build information");
+        let info = String::from_utf8_lossy(&output.stdout);
+        let colly_line = info
+            .lines()
+            .find(|line| line.contains("github.com/gocolly/colly/v2"));
+        assert!(
+            colly_line.is_some_and(|line| line.contains(crawl::COLLY_VERSION)),
+            "{info}"
+        );
+    }
+}
+
+// Recorded facts about Scrapy (crawl::SCRAPY_VERSION, Protego 0.7.0) and Colly
+// (crawl::COLLY_VERSION, temoto/robotstxt v1.1.2) on a 404 and a 503 robots.txt that
+// carries the disallowing body: observed behaviour, not the RFC's verdicts.
+
+/// The verdicts with the two private pages disallowed and the rest allowed.
+fn private_disallowed() -> Vec<(String, Verdict)> {
+    expected_for_200()
+        .into_iter()
+        .map(|(page, verdict)| (page.to_owned(), verdict))
+        .collect()
+}
+
+#[test]
+fn recorded_scrapy_on_a_404_robots_txt_obeys_the_body() {
+    // Scrapy's RobotsTxtMiddleware parses the body whatever the status: the 404's body
+    // disallows /private/, so it keeps out, where §2.3.1.3 lets it access anything.
+    if let Some(verdicts) = observe(&crawl::scrapy(), 404) {
+        assert_eq!(verdicts, private_disallowed());
+    }
+}
+
+#[test]
+fn recorded_scrapy_on_a_503_robots_txt_obeys_the_body() {
+    // Likewise for a 503 (retries are off): it follows the body's rules and fetches the
+    // public pages, where §2.3.1.4 says "MUST assume complete disallow".
+    if let Some(verdicts) = observe(&crawl::scrapy(), 503) {
+        assert_eq!(verdicts, private_disallowed());
+    }
+}
+
+#[test]
+fn recorded_colly_on_a_404_robots_txt_fetches_every_page() {
+    // temoto/robotstxt's FromResponse: any 4xx allows everything.
+    if let Some(verdicts) = observe(&crawl::colly(), 404) {
+        assert_eq!(verdicts, all_allowed());
+    }
+}
+
+#[test]
+fn recorded_colly_on_a_503_robots_txt_fetches_every_page() {
+    // temoto/robotstxt's FromResponse makes a 5xx "disallow all", but that flag is read by
+    // its TestAgent only: Colly asks FindGroup, which finds no group in it and allows. So
+    // Colly fetches everything, where §2.3.1.4 says "MUST assume complete disallow".
+    if let Some(verdicts) = observe(&crawl::colly(), 503) {
+        assert_eq!(verdicts, all_allowed());
+    }
+}
+
+#[test]
+fn recorded_scrapy_and_colly_obey_the_group_named_for_the_agent() {
+    // Unlike wget and httrack, both match groups against the agent they are given.
+    for crawler in [crawl::scrapy(), crawl::colly()] {
+        let named_agent =
+            private_verdicts(&crawler, "User-agent: ReptestBot\nDisallow: /private/\n");
+        if let Some(named_agent) = named_agent {
+            assert_eq!(named_agent, [Verdict::Disallowed; 2], "{}", crawler.name());
+        }
+        let other = private_verdicts(&crawler, "User-agent: OtherBot\nDisallow: /private/\n");
+        if let Some(other) = other {
+            assert_eq!(other, [Verdict::Allowed; 2], "{}", crawler.name());
+        }
+    }
 }

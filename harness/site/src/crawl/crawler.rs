@@ -40,6 +40,7 @@ pub struct Crawler {
     env: Vec<(String, String)>,
     time_limit: Duration,
     package: Option<Package>,
+    version: Option<String>,
 }
 
 /// The registry package a crawler is pinned at, e.g. Debian's `wget` at
@@ -81,6 +82,7 @@ impl Crawler {
             env: Vec::new(),
             time_limit: Self::DEFAULT_TIME_LIMIT,
             package: None,
+            version: None,
         }
     }
 
@@ -103,6 +105,19 @@ impl Crawler {
     pub fn with_package(mut self, package: Package) -> Self {
         self.package = Some(package);
         self
+    }
+
+    /// The same crawler, stating the version it is pinned at (for one installed outside
+    /// Debian's packages, e.g. in a venv of its own or built from a pinned Go module,
+    /// whose version no package database tells).
+    pub fn with_version(mut self, version: impl Into<String>) -> Self {
+        self.version = Some(version.into());
+        self
+    }
+
+    /// The version it states ([`with_version`](Self::with_version)), if any.
+    pub fn version(&self) -> Option<&str> {
+        self.version.as_deref()
     }
 
     /// Its name.

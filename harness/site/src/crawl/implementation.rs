@@ -37,14 +37,17 @@ impl CrawlerImplementation {
     /// `crawler` under the name `name` (e.g. `crawler-wget`), written in `language`.
     /// Its version is the installed package's, when it names one.
     pub fn new(name: &str, language: &str, crawler: Crawler) -> Self {
-        let version = crawler
-            .package()
-            .map(|package| {
-                package
-                    .installed_version()
-                    .unwrap_or_else(|| format!("{} (not installed)", package.version))
-            })
-            .unwrap_or_else(|| "fixture".to_string());
+        let stated = crawler.version().map(str::to_string);
+        let version = stated.unwrap_or_else(|| {
+            crawler
+                .package()
+                .map(|package| {
+                    package
+                        .installed_version()
+                        .unwrap_or_else(|| format!("{} (not installed)", package.version))
+                })
+                .unwrap_or_else(|| "fixture".to_string())
+        });
         let info = ImplInfo {
             name: name.to_string(),
             version,

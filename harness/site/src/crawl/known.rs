@@ -1,8 +1,11 @@
 //! The real crawlers reptest knows, each pinned at a registry version, and the fixture
 //! crawler that ignores robots.txt (the control).
 //!
-//! More (Scrapy, Colly, ...) are just more command templates here.
+//! Debian's wget and httrack (C), Scrapy from PyPI (Python) in a venv of its own, and a
+//! small Colly program (Go) built from its pinned module; `bash harness/external/setup
+//! crawlers` installs them all.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::crawler::{Crawler, Package};
@@ -97,6 +100,132 @@ pub fn httrack() -> Crawler {
     .with_env("HOME", "{workdir}")
     .with_time_limit(Duration::from_secs(15))
     .with_package(Package::apt("httrack", HTTRACK_VERSION))
+}
+
+/// The PyPI version of Scrapy that [`scrapy`] runs, pinned (with every dependency) in
+/// `harness/external/crawlers/scrapy-requirements.txt`.
+pub const SCRAPY_VERSION: &str = "2.19.0";
+/// The version of `github.com/gocolly/colly/v2` that [`colly`] is built with, pinned in
+/// `harness/site/crawlers/colly/go.mod` (and `go.sum`).
+pub const COLLY_VERSION: &str = "v2.3.0";
+
+/// The Scrapy spider [`scrapy`] runs, in this crate's sources.
+pub const SCRAPY_SPIDER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/crawlers/scrapy_spider.py");
+
+/// Where `harness/external/setup` installs external implementations and crawlers:
+/// `REPTEST_STATE` (relative to the current directory when relative), else
+/// `harness/external/.state`.
+pub fn state_dir() -> PathBuf {
+    match std::env::var_os("REPTEST_STATE") {
+        Some(dir) if !dir.is_empty() => {
+            let dir = PathBuf::from(dir);
+            if dir.is_absolute() {
+                dir
+            } else {
+                std::env::current_dir().map_or(dir.clone(), |cwd| cwd.join(&dir))
+            }
+        }
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../external/.state"),
+    }
+}
+
+/// The venv Scrapy is installed in: `crawlers/scrapy-venv` in [`state_dir`].
+pub fn scrapy_venv() -> PathBuf {
+    state_dir().join("crawlers/scrapy-venv")
+}
+
+/// The Colly crawler's binary: `crawlers/colly-crawler` in [`state_dir`].
+pub fn colly_binary() -> PathBuf {
+    state_dir().join("crawlers/colly-crawler")
+}
+
+/// Scrapy (PyPI `scrapy`, pinned at [`SCRAPY_VERSION`]), running the spider
+/// [`SCRAPY_SPIDER`] from its own venv ([`scrapy_venv`]).
+///
+/// `{venv}/bin/scrapy runspider scrapy_spider.py -a start={start_url} -s
+/// USER_AGENT={agent} -s ROBOTSTXT_USER_AGENT={agent} -s ROBOTSTXT_OBEY=True -s
+/// ROBOTSTXT_PARSER=scrapy.robotstxt.ProtegoRobotParser -s DEPTH_LIMIT=2 ...`: the spider
+/// follows every `<a href>` on the start URL's host (`allowed_domains`, which Scrapy's
+/// offsite filter compares without the port), robots.txt obeyed by Scrapy's
+/// `RobotsTxtMiddleware` with its default parser, Protego (made explicit), no retries
+/// (`RETRY_ENABLED=False`: Scrapy would otherwise ask for a 5xx robots.txt three times),
+/// a 5 s download timeout, two requests at a time, no cookies, no proxy middleware, no
+/// telnet console, no HTTP cache, warnings only. `HOME` is the work directory, and no
+/// `__pycache__` is written next to the spider.
+///
+/// Its product token is the agent: `ROBOTSTXT_USER_AGENT` is the string Scrapy matches
+/// groups against (when unset, it uses the request's `User-Agent`, here the same).
+/// Protego 0.7.0 takes the group whose name occurs in that string at a token start,
+/// case-insensitively, the longest such name winning, else `*`. Scrapy's middleware
+/// parses whatever body the robots.txt request returns, whatever its status (a 404 or
+/// 503 with rules is obeyed as if it were a 200: observed), and lets every request
+/// through when the request fails (a reset mid-body: observed in `reptest run`).
+pub fn scrapy() -> Crawler {
+    let scrapy = scrapy_venv().join("bin/scrapy");
+    let mut command = vec![
+        scrapy.to_string_lossy().into_owned(),
+        "runspider".to_owned(),
+        SCRAPY_SPIDER.to_owned(),
+        "-a".to_owned(),
+        "start={start_url}".to_owned(),
+    ];
+    let settings = [
+        "USER_AGENT={agent}",
+        "ROBOTSTXT_USER_AGENT={agent}",
+        "ROBOTSTXT_OBEY=True",
+        "ROBOTSTXT_PARSER=scrapy.robotstxt.ProtegoRobotParser",
+        "DEPTH_LIMIT=2",
+        "LOG_LEVEL=WARNING",
+        "TELNETCONSOLE_ENABLED=False",
+        "HTTPCACHE_ENABLED=False",
+        "RETRY_ENABLED=False",
+        "DOWNLOAD_TIMEOUT=5",
+        "CONCURRENT_REQUESTS=2",
+        "COOKIES_ENABLED=False",
+        "HTTPPROXY_ENABLED=False",
+    ];
+    for setting in settings {
+        command.push("-s".to_owned());
+        command.push(setting.to_owned());
+    }
+    Crawler::new("scrapy", command)
+        .with_env("HOME", "{workdir}")
+        .with_env("PYTHONDONTWRITEBYTECODE", "1")
+        .with_time_limit(Duration::from_secs(15))
+        .with_version(SCRAPY_VERSION)
+}
+
+/// A small Colly program (`harness/site/crawlers/colly/main.go`, Go module
+/// `github.com/gocolly/colly/v2` pinned at [`COLLY_VERSION`]), built by
+/// `harness/external/setup crawlers` into [`colly_binary`].
+///
+/// `colly-crawler -start {start_url} -agent {agent}`: visits the start page, then every
+/// `<a href>` on the same host and port, to depth 2 (`colly.MaxDepth(2)`: the start page
+/// and what it links), with `colly.UserAgent(agent)` and a 5 s request timeout.
+/// `IgnoreRobotsTxt` is set to `false` (`NewCollector` defaults it to `true`), so Colly
+/// fetches `/robots.txt` before the first request to a host and parses it with
+/// `github.com/temoto/robotstxt` v1.1.2 (`FromResponse`: a 2xx body is parsed, 4xx allows
+/// everything, 5xx is marked "disallow all"); when the robots.txt request fails, the page
+/// is not visited.
+///
+/// Its product token is the agent: Colly asks temoto's `FindGroup` with its `UserAgent`,
+/// which takes the longest group name that is a case-insensitive prefix of it, else `*`.
+/// `FindGroup` does not read the "disallow all" mark (only temoto's `TestAgent` does), so
+/// on a 5xx robots.txt Colly fetches every page (observed).
+pub fn colly() -> Crawler {
+    Crawler::new(
+        "colly",
+        [
+            colly_binary().to_string_lossy().into_owned(),
+            "-start".to_owned(),
+            "{start_url}".to_owned(),
+            "-agent".to_owned(),
+            "{agent}".to_owned(),
+        ],
+    )
+    .with_env("HOME", "{workdir}")
+    .with_time_limit(Duration::from_secs(15))
+    .with_version(COLLY_VERSION)
 }
 
 /// The path of the fixture crawler that ignores robots.txt, in this crate's sources.

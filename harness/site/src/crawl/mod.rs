@@ -34,7 +34,8 @@
 //! # Crawlers
 //!
 //! [`wget`] (GNU Wget, `-r`), [`httrack`], each pinned at a Debian version
-//! ([`Package`]), and [`ignore_robots_fixture`], a script that ignores robots.txt (the
+//! ([`Package`]), [`scrapy`] (PyPI, [`SCRAPY_VERSION`], in its own venv), [`colly`] (a Go
+//! program built with Colly [`COLLY_VERSION`]), and [`ignore_robots_fixture`], a script that ignores robots.txt (the
 //! control).
 //!
 //! ```
@@ -64,15 +65,20 @@ pub use group::kill_running;
 pub use implementation::{CrawlerImplementation, PLAIN_CASES};
 pub use judge::{PageVerdict, Verdict};
 pub use known::{
-    httrack, ignore_robots_fixture, wget, HTTRACK_VERSION, IGNORE_ROBOTS_SCRIPT, WGET_VERSION,
+    colly, colly_binary, httrack, ignore_robots_fixture, scrapy, scrapy_venv, state_dir, wget,
+    COLLY_VERSION, HTTRACK_VERSION, IGNORE_ROBOTS_SCRIPT, SCRAPY_SPIDER, SCRAPY_VERSION,
+    WGET_VERSION,
 };
 pub use run::{Crawl, CrawlReport, Exit};
 
 /// The real crawlers reptest judges, as implementations (`reptest impls` lists them with
-/// kind `crawler`): `crawler-wget` and `crawler-httrack`, both written in C.
+/// kind `crawler`): `crawler-wget` and `crawler-httrack` (C), `crawler-scrapy` (Python)
+/// and `crawler-colly` (Go).
 pub fn implementations() -> Vec<CrawlerImplementation> {
     vec![
         CrawlerImplementation::new("crawler-wget", "C", wget()),
         CrawlerImplementation::new("crawler-httrack", "C", httrack()),
+        CrawlerImplementation::new("crawler-scrapy", "Python", scrapy()),
+        CrawlerImplementation::new("crawler-colly", "Go", colly()),
     ]
 }
