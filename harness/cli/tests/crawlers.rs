@@ -53,7 +53,12 @@ fn crawlers_are_listed_available_with_the_crawler_capability() {
     let names: Vec<&str> = crawlers.iter().filter_map(|i| i["name"].as_str()).collect();
     assert_eq!(
         names,
-        ["crawler-wget", "crawler-httrack", "crawler-scrapy", "crawler-colly"]
+        [
+            "crawler-wget",
+            "crawler-httrack",
+            "crawler-scrapy",
+            "crawler-colly"
+        ]
     );
     for crawler in crawlers {
         assert_eq!(crawler["kind"], "crawler");
