@@ -4,8 +4,9 @@
 //! The interpreter is `$REPTEST_WARCIO_PYTHON`, else the project's venv
 //! (`harness/external/.state/venv/bin/python`) if it exists, else `python3`. Without
 //! warcio this test FAILS, naming the install command, unless `REPTEST_SKIP_WARCIO=1`.
-//! `REPTEST_SURVEY_BODIES=DIR` makes the WARC from the files of DIR (e.g. the real
-//! robots.txt files of protego's test data) instead of the script's built-in ones, at
+//! The WARC is made from real robots.txt files: protego's test data where the setup
+//! fetched it (`bash harness/external/setup survey-data`), or the files of
+//! `REPTEST_SURVEY_BODIES=DIR`; without either, from the script's built-in bodies; at
 //! most `REPTEST_SURVEY_MAX` of them (default 25).
 
 use std::path::{Path, PathBuf};
@@ -77,7 +78,13 @@ fn check(plain: bool) {
     if plain {
         command.arg("--plain");
     }
-    if let Some(bodies) = std::env::var_os("REPTEST_SURVEY_BODIES") {
+    // Real files where the setup fetched them (protego's test data), else the script's own.
+    let protego = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../external/.state/survey/protego-0.7.0/test_data");
+    let bodies = std::env::var_os("REPTEST_SURVEY_BODIES")
+        .map(std::path::PathBuf::from)
+        .or_else(|| protego.is_dir().then_some(protego));
+    if let Some(bodies) = bodies {
         command.arg("--bodies").arg(bodies);
     }
     if let Some(max) = std::env::var_os("REPTEST_SURVEY_MAX") {
