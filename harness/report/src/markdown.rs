@@ -71,6 +71,7 @@ pub fn summary(report: &Report, write_ups: &[WriteUp]) -> String {
         profile_table(&mut out, report, &order, profile);
     }
     requirement_table(&mut out, report);
+    access_method(&mut out, report, &order);
     other_lines(&mut out, report, &order);
     agreement(&mut out, report, &order);
     findings(&mut out, report, &order, write_ups);
@@ -236,6 +237,86 @@ fn rate(tally: Option<&LevelTally>) -> String {
         }
         _ => "—".into(),
     }
+}
+
+/// The access-method view: for each case with a fetch outcome (a status family, a
+/// redirect depth, a network fault, a cached copy; RFC 9309 §2.3.1, §2.4), what each
+/// implementation that answers such cases did, as queries passed of those it answered
+/// under `rfc9309`, with its verdicts.
+fn access_method(out: &mut String, report: &Report, order: &[usize]) {
+    let fetch_cases: Vec<&CaseEntry> = report.cases.iter().filter(|c| c.fetch.is_some()).collect();
+    let answering: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&i| {
+            fetch_cases.iter().any(|case| {
+                case.queries.iter().any(|q| {
+                    report.outcomes[i]
+                        .get(q.index)
+                        .is_some_and(|c| c.word.verdict().is_some())
+                })
+            })
+        })
+        .collect();
+    if fetch_cases.is_empty() || answering.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## The access method
+
+The cases that describe how the robots.txt was fetched (RFC 9309 §2.3.1, §2.4), through the implementations that answer them (crawlers over HTTP on the loopback site). A cell is the queries passed of those answered under `rfc9309`, then the verdicts in query order (A allowed, D disallowed, · not answered); **bold** where one failed.\n"
+    );
+    let _ = write!(out, "| case | fetch |");
+    for &i in &answering {
+        let _ = write!(out, " {} |", code_cell(&report.implementations[i].name));
+    }
+    let _ = write!(out, "\n| --- | --- |");
+    for _ in &answering {
+        let _ = write!(out, " --- |");
+    }
+    let _ = writeln!(out);
+    for case in &fetch_cases {
+        let _ = write!(
+            out,
+            "| {} | {} |",
+            code_cell(&case.id),
+            cell(case.fetch.as_deref().unwrap_or(""))
+        );
+        for &i in &answering {
+            let (mut passed, mut answered) = (0, 0);
+            let mut words = String::new();
+            for q in &case.queries {
+                let got = report.outcomes[i]
+                    .get(q.index)
+                    .and_then(|c| c.word.verdict());
+                words.push(match got {
+                    Some(true) => 'A',
+                    Some(false) => 'D',
+                    None => '·',
+                });
+                if let Some(allowed) = got {
+                    answered += 1;
+                    let wanted = expect(q, Profile::Rfc9309);
+                    if wanted == "either" || (wanted == "allowed") == allowed {
+                        passed += 1;
+                    }
+                }
+            }
+            let text = if answered == 0 {
+                "—".to_string()
+            } else {
+                format!("{passed}/{answered} {words}")
+            };
+            if passed < answered {
+                let _ = write!(out, " **{text}** |");
+            } else {
+                let _ = write!(out, " {text} |");
+            }
+        }
+        let _ = writeln!(out);
+    }
+    let _ = writeln!(out);
 }
 
 /// The expectation of `query` under `profile` (`either` when the report lacks it).
