@@ -30,33 +30,10 @@ trap 'echo "crawlers setup: FAILED while: $step" >&2' ERR
 mkdir -p "$state/crawlers"
 
 # Scrapy, in a venv of its own.
+source "$here/../venv.sh"
 venv="$state/crawlers/scrapy-venv"
-python="${REPTEST_PYTHON:-python3}"
-requirements="$here/scrapy-requirements.txt"
-stamp="$venv/.reptest-requirements.sha256"
-step="checking the interpreter ($python)"
-"$python" -c 'import sys; assert sys.version_info >= (3, 10), sys.version' \
-  || { echo "crawlers setup: $python is missing or older than 3.10" >&2; exit 1; }
-if [ -d "$venv" ] && ! "$venv/bin/python" -c '' 2>/dev/null; then
-  step="removing a broken venv at $venv"
-  echo "crawlers setup: $venv is broken (its interpreter does not run); recreating it"
-  rm -rf "$venv"
-fi
-if [ ! -x "$venv/bin/python" ]; then
-  step="creating the venv at $venv"
-  "$python" -m venv "$venv"
-fi
-step="hashing $requirements"
-want="$( { cat "$requirements"; "$venv/bin/python" -c 'import sys; print(sys.version)'; } \
-  | sha256sum | cut -d' ' -f1 )"
-if [ "$want" = "$(cat "$stamp" 2>/dev/null || true)" ] && [ -x "$venv/bin/scrapy" ]; then
-  echo "crawlers setup: scrapy venv up to date ($venv)"
-else
-  step="pip install -r $requirements"
-  rm -f "$stamp"
-  "$venv/bin/python" -m pip install --disable-pip-version-check --no-input -r "$requirements"
-  echo "$want" > "$stamp"
-fi
+step="installing scrapy-requirements.txt into $venv"
+ensure_venv "crawlers setup" "$venv" "$here/scrapy-requirements.txt"
 step="running scrapy version"
 echo "crawlers: $("$venv/bin/scrapy" version 2>/dev/null)"
 
