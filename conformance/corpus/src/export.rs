@@ -81,10 +81,19 @@ pub struct ExportFetch {
     /// The final HTTP status; `None` with a cached copy and no network error means "not
     /// fetched again".
     pub status: Option<u16>,
-    /// No HTTP response at all.
+    /// No complete HTTP response (RFC 9309 §2.3.1.4 "network errors").
     pub network_error: bool,
+    /// Which network error: `refused`, `reset`, `never-completes`, or `None` (none, or
+    /// of no particular kind).
+    pub fault: Option<String>,
     /// Redirects followed before the final response.
     pub redirects: u32,
+    /// The last redirect crosses to another authority (§2.3.1.2).
+    pub cross_origin: bool,
+    /// The `Content-Encoding` it was served with (`gzip`); the body is the decoded one.
+    pub content_encoding: Option<String>,
+    /// The `Content-Type` it was served with; `None` is `text/plain`.
+    pub content_type: Option<String>,
     /// The age of a cached copy, in hours.
     pub cache_age_hours: Option<u32>,
     /// The cached copy's body, base64.
@@ -121,7 +130,11 @@ fn export_query(case: &Case, query: &Query) -> ExportQuery {
         fetch: case.fetch.as_ref().map(|fetch: &Fetch| ExportFetch {
             status: fetch.status,
             network_error: fetch.network_error,
+            fault: fetch.fault.map(|f| f.as_str().to_string()),
             redirects: fetch.redirects,
+            cross_origin: fetch.cross_origin,
+            content_encoding: fetch.content_encoding.map(|e| e.as_str().to_string()),
+            content_type: fetch.content_type.clone(),
             cache_age_hours: fetch.cache.as_ref().map(|c| c.age_hours),
             cache_body_b64: fetch.cache.as_ref().map(|c: &Cache| b64(&c.body)),
         }),

@@ -8,6 +8,13 @@
 //! of the project's `shared/rfc9309-requirements.md`) gives the IDs and their
 //! [`Level`]s.
 //!
+//! A case may say how its body was obtained, a [`Fetch`] (`[case.fetch]`, RFC 9309
+//! §2.3.1–§2.5): the final status, the redirects before it (the last one possibly
+//! [`cross_origin`](Fetch::cross_origin)), a [`NetworkFault`] (`refused`, `reset`,
+//! `never-completes`) in place of a status, the [`ContentEncoding`] and `Content-Type` it
+//! was served with (the body is always the decoded file), and a cached copy with its age
+//! (§2.4).
+//!
 //! This crate knows nothing of any matcher: expected verdicts come from the RFC text.
 //!
 //! ```
@@ -39,7 +46,9 @@ mod embedded {
 pub mod write;
 
 pub use error::Error;
-pub use model::{Cache, Case, Dimension, Expect, Fetch, Level, Query};
+pub use model::{
+    Cache, Case, ContentEncoding, Dimension, Expect, Fetch, Level, NetworkFault, Query,
+};
 pub use questions::{Question, RfcQuote, Upstream};
 pub use requirements::{Requirement, RequirementIndex, RequirementLevel};
 pub use stats::{RequirementCoverage, Stats};

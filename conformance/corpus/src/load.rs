@@ -2,7 +2,9 @@
 
 use crate::body;
 use crate::error::{Error, Problem};
-use crate::model::{Cache, Case, Dimension, Expect, Fetch, Level, Query};
+use crate::model::{
+    Cache, Case, ContentEncoding, Dimension, Expect, Fetch, Level, NetworkFault, Query,
+};
 use crate::raw;
 use crate::requirements::{RequirementIndex, RequirementLevel};
 use crate::words::{OutcomeWord, Profile};
@@ -312,10 +314,67 @@ impl Checker<'_> {
                 Vec::new()
             }),
         });
+        let fault = raw.fault.as_deref().and_then(|word| {
+            let fault = NetworkFault::parse(word);
+            if fault.is_none() {
+                self.fail(
+                    line,
+                    format!(
+                        "fetch.fault `{word}` is not one of `refused`, `reset`, `never-completes`"
+                    ),
+                );
+            }
+            fault
+        });
+        if fault.is_some() && raw.status.is_some() {
+            self.fail(
+                line,
+                "fetch.fault and fetch.status exclude each other: a network fault has no final status",
+            );
+        }
+        if raw.cross_origin && raw.redirects == 0 {
+            self.fail(
+                line,
+                "fetch.cross_origin needs redirects of 1 or more (the last one crosses)",
+            );
+        }
+        let content_encoding = raw.content_encoding.as_deref().and_then(|word| {
+            let encoding = ContentEncoding::parse(word);
+            if encoding.is_none() {
+                self.fail(
+                    line,
+                    format!("fetch.content_encoding `{word}` is not `gzip`"),
+                );
+            }
+            encoding
+        });
+        if let Some(content_type) = &raw.content_type {
+            let token = |part: &str| {
+                !part.is_empty()
+                    && part
+                        .bytes()
+                        .all(|b| b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?={}".contains(&b))
+            };
+            let essence = content_type.split(';').next().unwrap_or("").trim();
+            let well_formed = content_type.bytes().all(|b| b == b' ' || b.is_ascii_graphic())
+                && essence
+                    .split_once('/')
+                    .is_some_and(|(kind, subtype)| token(kind) && token(subtype));
+            if !well_formed {
+                self.fail(
+                    line,
+                    format!("fetch.content_type `{content_type}` is not a media type (type/subtype, printable ASCII)"),
+                );
+            }
+        }
         Fetch {
             status: raw.status,
-            network_error: raw.network_error,
+            network_error: raw.network_error || fault.is_some(),
+            fault,
             redirects: raw.redirects,
+            cross_origin: raw.cross_origin,
+            content_encoding,
+            content_type: raw.content_type,
             cache,
         }
     }

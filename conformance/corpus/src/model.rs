@@ -239,12 +239,95 @@ impl fmt::Display for Dimension {
 pub struct Fetch {
     /// The final HTTP status; `None` with a cache and no network error means "not fetched again".
     pub status: Option<u16>,
-    /// No HTTP response at all (DNS failure, timeout, reset).
+    /// No complete HTTP response (DNS failure, refused connection, reset, timeout): the
+    /// file is "unreachable due to ... network errors" (§2.3.1.4). Always set when
+    /// [`fault`](Self::fault) is.
     pub network_error: bool,
+    /// Which network error, when the case names one; `None` with `network_error` is a
+    /// network error of no particular kind.
+    pub fault: Option<NetworkFault>,
     /// Redirects followed before the final response.
     pub redirects: u32,
+    /// The last redirect crosses to another authority (another host and port):
+    /// §2.3.1.2 "The crawlers SHOULD follow at least five consecutive redirects, even
+    /// across authorities". Only with `redirects` of 1 or more.
+    pub cross_origin: bool,
+    /// The `Content-Encoding` the file was served with (RFC 9110 §8.4); the case's body
+    /// is the decoded representation.
+    pub content_encoding: Option<ContentEncoding>,
+    /// The `Content-Type` the file was served with; `None` is `text/plain`. RFC 9309
+    /// names no media type: a file served as `text/html` is still the robots.txt.
+    pub content_type: Option<String>,
     /// A copy fetched earlier.
     pub cache: Option<Cache>,
+}
+
+/// A network error while fetching the robots.txt: the file is unreachable (RFC 9309
+/// §2.3.1.4, "unreachable due to server or network errors").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NetworkFault {
+    /// The connection to the file's origin is refused: no response at all.
+    Refused,
+    /// The response starts, then the connection is reset before the body is complete.
+    Reset,
+    /// The response starts and never completes: the crawler's own timeout ends it.
+    NeverCompletes,
+}
+
+impl NetworkFault {
+    /// Every fault, in order.
+    pub const ALL: [NetworkFault; 3] = [
+        NetworkFault::Refused,
+        NetworkFault::Reset,
+        NetworkFault::NeverCompletes,
+    ];
+
+    /// The word used in case files: `refused`, `reset` or `never-completes`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NetworkFault::Refused => "refused",
+            NetworkFault::Reset => "reset",
+            NetworkFault::NeverCompletes => "never-completes",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Option<NetworkFault> {
+        NetworkFault::ALL.into_iter().find(|f| f.as_str() == text)
+    }
+}
+
+impl fmt::Display for NetworkFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A content coding the file was served with (RFC 9110 §8.4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ContentEncoding {
+    /// `gzip` (RFC 9110 §8.4.1.3).
+    Gzip,
+}
+
+impl ContentEncoding {
+    /// The word used in case files and in the header: `gzip`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContentEncoding::Gzip => "gzip",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Option<ContentEncoding> {
+        (text == "gzip").then_some(ContentEncoding::Gzip)
+    }
+}
+
+impl fmt::Display for ContentEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// A previously fetched copy of the robots.txt.

@@ -62,8 +62,13 @@ pub(crate) struct Fetch {
     pub(crate) status: Option<u16>,
     #[serde(default)]
     pub(crate) network_error: bool,
+    pub(crate) fault: Option<String>,
     #[serde(default)]
     pub(crate) redirects: u32,
+    #[serde(default)]
+    pub(crate) cross_origin: bool,
+    pub(crate) content_encoding: Option<String>,
+    pub(crate) content_type: Option<String>,
     pub(crate) cache: Option<Cache>,
 }
 

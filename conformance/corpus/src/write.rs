@@ -65,11 +65,22 @@ fn write_fetch(out: &mut String, fetch: &Fetch) {
     if let Some(status) = fetch.status {
         let _ = writeln!(out, "status = {status}");
     }
-    if fetch.network_error {
+    if let Some(fault) = fetch.fault {
+        let _ = writeln!(out, "fault = {}", toml_string(fault.as_str()));
+    } else if fetch.network_error {
         let _ = writeln!(out, "network_error = true");
     }
     if fetch.redirects > 0 {
         let _ = writeln!(out, "redirects = {}", fetch.redirects);
+    }
+    if fetch.cross_origin {
+        let _ = writeln!(out, "cross_origin = true");
+    }
+    if let Some(encoding) = fetch.content_encoding {
+        let _ = writeln!(out, "content_encoding = {}", toml_string(encoding.as_str()));
+    }
+    if let Some(content_type) = &fetch.content_type {
+        let _ = writeln!(out, "content_type = {}", toml_string(content_type));
     }
     if let Some(Cache { age_hours, body }) = &fetch.cache {
         let _ = writeln!(out, "\n[case.fetch.cache]");

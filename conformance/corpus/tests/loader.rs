@@ -315,3 +315,59 @@ fn the_corpus_version_is_read_and_checked() {
         "the shipped corpus is versioned"
     );
 }
+
+/// `GOOD` with `[case.fetch]` lines after its body.
+fn with_fetch(fetch: &str) -> String {
+    GOOD.replacen(
+        "Disallow: /\n'''\n",
+        &format!("Disallow: /\n'''\n[case.fetch]\n{fetch}\n"),
+        1,
+    )
+}
+
+#[test]
+fn fetch_faults_encodings_and_types_load_as_written() {
+    let text = with_fetch(
+        "fault = \"never-completes\"\nredirects = 1\ncross_origin = true\n\
+         content_encoding = \"gzip\"\ncontent_type = \"text/html; charset=utf-8\"",
+    );
+    let dir = corpus("fetch-fields", &[("t.toml", &text)]);
+    let loaded = Corpus::load(&dir).unwrap();
+    let fetch = loaded.cases()[0].fetch.as_ref().unwrap();
+    assert_eq!(fetch.fault, Some(reptest_corpus::NetworkFault::NeverCompletes));
+    assert!(fetch.network_error, "a fault is a network error (§2.3.1.4)");
+    assert!(fetch.cross_origin);
+    assert_eq!(
+        fetch.content_encoding,
+        Some(reptest_corpus::ContentEncoding::Gzip)
+    );
+    assert_eq!(
+        fetch.content_type.as_deref(),
+        Some("text/html; charset=utf-8")
+    );
+    // The older spelling stays: a network error of no particular kind.
+    let dir = corpus("fetch-network-error", &[("t.toml", &with_fetch("network_error = true"))]);
+    let loaded = Corpus::load(&dir).unwrap();
+    let fetch = loaded.cases()[0].fetch.as_ref().unwrap();
+    assert!(fetch.network_error);
+    assert_eq!(fetch.fault, None);
+}
+
+#[test]
+fn bad_fetch_fields_are_each_reported() {
+    for (fetch, needle) in [
+        ("fault = \"timeout\"", "fetch.fault `timeout` is not one of"),
+        (
+            "fault = \"reset\"\nstatus = 200",
+            "fetch.fault and fetch.status exclude each other",
+        ),
+        ("status = 200\ncross_origin = true", "fetch.cross_origin needs redirects"),
+        ("status = 200\ncontent_encoding = \"br\"", "fetch.content_encoding `br` is not `gzip`"),
+        ("status = 200\ncontent_type = \"html\"", "fetch.content_type `html` is not a media type"),
+        ("status = 200\ncontent_type = \"text/ html\"", "is not a media type"),
+    ] {
+        let e = error("bad-fetch", &with_fetch(fetch));
+        assert!(e.contains(needle), "{fetch}: missing {needle:?} in {e}");
+        assert!(e.contains("case `good`"), "{e}");
+    }
+}
