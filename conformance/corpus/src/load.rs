@@ -332,6 +332,13 @@ impl Checker<'_> {
                 "fetch.fault and fetch.status exclude each other: a network fault has no final status",
             );
         }
+        if fault == Some(NetworkFault::Refused) && raw.redirects > 0 && !raw.cross_origin {
+            self.fail(
+                line,
+                "fetch.fault `refused` after redirects needs cross_origin = true: the authority \
+                 that just answered with a redirect cannot refuse the connection",
+            );
+        }
         if raw.cross_origin && raw.redirects == 0 {
             self.fail(
                 line,

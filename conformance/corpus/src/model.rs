@@ -338,3 +338,14 @@ pub struct Cache {
     /// Its body, byte for byte.
     pub body: Vec<u8>,
 }
+
+impl Cache {
+    /// The longest a cached copy is used without fetching again: RFC 9309 §2.4
+    /// "Crawlers SHOULD NOT use the cached version for more than 24 hours".
+    pub const MAX_AGE_HOURS: u32 = 24;
+
+    /// Whether the copy is young enough to use without fetching again (§2.4).
+    pub fn is_fresh(&self) -> bool {
+        self.age_hours <= Self::MAX_AGE_HOURS
+    }
+}
