@@ -362,6 +362,10 @@ fn bad_fetch_fields_are_each_reported() {
             "fetch.fault and fetch.status exclude each other",
         ),
         ("status = 200\ncross_origin = true", "fetch.cross_origin needs redirects"),
+        (
+            "fault = \"refused\"\nredirects = 2",
+            "fetch.fault `refused` after redirects needs cross_origin = true",
+        ),
         ("status = 200\ncontent_encoding = \"br\"", "fetch.content_encoding `br` is not `gzip`"),
         ("status = 200\ncontent_type = \"html\"", "fetch.content_type `html` is not a media type"),
         ("status = 200\ncontent_type = \"text/ html\"", "is not a media type"),

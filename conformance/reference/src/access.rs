@@ -24,6 +24,27 @@
 //! 8. anything else (1xx, a final 3xx, codes outside 100..=599): the rules
 //!    are unknown, so disallow everything
 //!    ([`AccessReason::UnexpectedStatus`]), the conservative reading.
+//!
+//! What a fetch outcome may say besides, and why it changes none of these
+//! decisions:
+//!
+//! - which network error it was (a refused connection, a reset mid-body, a
+//!   response that never completes): each leaves the file "unreachable due to
+//!   server or network errors" (§2.3.1.4), so each is `network_error`, rule 1.
+//!   A cut body is no file: its first half is never parsed;
+//! - a redirect across authorities: §2.3.1.2 "The crawlers SHOULD follow at
+//!   least five consecutive redirects, even across authorities", and the file
+//!   reached is followed "in the context of the initial authority", so only the
+//!   count matters (rule 2);
+//! - a content coding (`Content-Encoding: gzip`): the coding is a property of
+//!   the transfer, not of the file (RFC 9110 §8.4: the representation is what
+//!   remains once the codings are removed), so [`Fetch::body`] is the decoded
+//!   file and rule 5 parses it like any other;
+//! - a media type (`Content-Type: text/html`): RFC 9309 names none, and §2.3.1.1
+//!   "If the crawler successfully downloads the robots.txt file, the crawler
+//!   MUST follow the parseable rules" does not depend on it (rule 5);
+//! - a large file: rule 5 parses at least the first 500 KiB
+//!   ([`Config::parse_limit`], §2.5), whatever the status line said.
 
 use crate::config::Config;
 
@@ -34,11 +55,14 @@ pub struct Fetch<'a> {
     /// `network_error == false` and a cache means "not refetched"; `None`
     /// without a cache is treated as 200.
     pub status: Option<u16>,
-    /// The fetch failed below HTTP (DNS, connection, timeout...).
+    /// The fetch failed below HTTP (DNS, a refused connection, a reset, a
+    /// response that never completes...): RFC 9309 §2.3.1.4 "unreachable due to
+    /// server or network errors", whichever it was.
     pub network_error: bool,
     /// How many redirects were followed.
     pub redirects: u32,
-    /// The body of a successful fetch.
+    /// The body of a successful fetch, decoded (any `Content-Encoding`
+    /// removed, RFC 9110 §8.4), whatever its `Content-Type`.
     pub body: &'a [u8],
     /// A previously fetched copy, if any.
     pub cache: Option<Cached<'a>>,
