@@ -363,7 +363,9 @@ impl Checker<'_> {
                         .all(|b| b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?={}".contains(&b))
             };
             let essence = content_type.split(';').next().unwrap_or("").trim();
-            let well_formed = content_type.bytes().all(|b| b == b' ' || b.is_ascii_graphic())
+            let well_formed = content_type
+                .bytes()
+                .all(|b| b == b' ' || b.is_ascii_graphic())
                 && essence
                     .split_once('/')
                     .is_some_and(|(kind, subtype)| token(kind) && token(subtype));

@@ -334,7 +334,10 @@ fn fetch_faults_encodings_and_types_load_as_written() {
     let dir = corpus("fetch-fields", &[("t.toml", &text)]);
     let loaded = Corpus::load(&dir).unwrap();
     let fetch = loaded.cases()[0].fetch.as_ref().unwrap();
-    assert_eq!(fetch.fault, Some(reptest_corpus::NetworkFault::NeverCompletes));
+    assert_eq!(
+        fetch.fault,
+        Some(reptest_corpus::NetworkFault::NeverCompletes)
+    );
     assert!(fetch.network_error, "a fault is a network error (§2.3.1.4)");
     assert!(fetch.cross_origin);
     assert_eq!(
@@ -346,7 +349,10 @@ fn fetch_faults_encodings_and_types_load_as_written() {
         Some("text/html; charset=utf-8")
     );
     // The older spelling stays: a network error of no particular kind.
-    let dir = corpus("fetch-network-error", &[("t.toml", &with_fetch("network_error = true"))]);
+    let dir = corpus(
+        "fetch-network-error",
+        &[("t.toml", &with_fetch("network_error = true"))],
+    );
     let loaded = Corpus::load(&dir).unwrap();
     let fetch = loaded.cases()[0].fetch.as_ref().unwrap();
     assert!(fetch.network_error);
@@ -361,14 +367,26 @@ fn bad_fetch_fields_are_each_reported() {
             "fault = \"reset\"\nstatus = 200",
             "fetch.fault and fetch.status exclude each other",
         ),
-        ("status = 200\ncross_origin = true", "fetch.cross_origin needs redirects"),
+        (
+            "status = 200\ncross_origin = true",
+            "fetch.cross_origin needs redirects",
+        ),
         (
             "fault = \"refused\"\nredirects = 2",
             "fetch.fault `refused` after redirects needs cross_origin = true",
         ),
-        ("status = 200\ncontent_encoding = \"br\"", "fetch.content_encoding `br` is not `gzip`"),
-        ("status = 200\ncontent_type = \"html\"", "fetch.content_type `html` is not a media type"),
-        ("status = 200\ncontent_type = \"text/ html\"", "is not a media type"),
+        (
+            "status = 200\ncontent_encoding = \"br\"",
+            "fetch.content_encoding `br` is not `gzip`",
+        ),
+        (
+            "status = 200\ncontent_type = \"html\"",
+            "fetch.content_type `html` is not a media type",
+        ),
+        (
+            "status = 200\ncontent_type = \"text/ html\"",
+            "is not a media type",
+        ),
     ] {
         let e = error("bad-fetch", &with_fetch(fetch));
         assert!(e.contains(needle), "{fetch}: missing {needle:?} in {e}");

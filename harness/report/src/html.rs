@@ -44,11 +44,13 @@ pub fn render(report: &Report) -> String {
          <button type=button data-view=questions>Questions</button>\
          <button type=button data-view=matrix class=on>Matrix</button>\
          <button type=button data-view=scores>Scores</button>\
+         <button type=button data-view=access>Access method</button>\
          <button type=button data-view=agreement>Agreement</button></nav>\n",
     );
     questions_section(&mut page, report);
     page.push_str(MATRIX_SECTION);
     scores_section(&mut page, report);
+    access_section(&mut page, report);
     page.push_str("<section id=view-agreement class=view hidden>\n<h2>Pairwise agreement</h2>\n");
     page.push_str(
         "<p class=note>Each cell: of the queries both implementations gave a verdict for, \
@@ -184,11 +186,7 @@ fn questions_section(page: &mut String, report: &Report) {
          implementation's answer; its queries are one click away in the matrix.</p>\n",
     );
     let rows: Vec<_> = report.queries().collect();
-    let mut order: Vec<usize> = (0..report.implementations.len()).collect();
-    order.sort_by_key(|&i| {
-        let name = &report.implementations[i].name;
-        (name != "reference", name.clone())
-    });
+    let order = column_order(report);
     for q in &report.questions {
         let count = |v: QuestionVerdict| q.per_impl.iter().filter(|a| a.verdict == v).count();
         let hits: u64 = q.hits.values().sum();
@@ -279,6 +277,77 @@ fn questions_section(page: &mut String, report: &Report) {
         );
     }
     page.push_str("</section>\n");
+}
+
+/// Columns: the reference first, then by name (as in the Markdown summary).
+fn column_order(report: &Report) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..report.implementations.len()).collect();
+    order.sort_by_key(|&i| {
+        let name = &report.implementations[i].name;
+        (name != "reference", name.clone())
+    });
+    order
+}
+
+/// The access-method view ([`Report::access_view`], the model the Markdown summary
+/// renders too): one row per fetch case (status family, redirect depth, network fault,
+/// size, encoding, cached copy; RFC 9309 §2.3.1–§2.5), one column per implementation
+/// that answers such cases; each cell the queries passed of those answered under
+/// `rfc9309` and the verdicts in query order, marked where one failed, linking to the
+/// case's queries in the matrix.
+fn access_section(page: &mut String, report: &Report) {
+    page.push_str("<section id=view-access class=view hidden>\n<h2>The access method</h2>\n");
+    let Some(view) = report.access_view(&column_order(report)) else {
+        page.push_str(
+            "<p class=note>No implementation in this report answers the cases that describe \
+             how the robots.txt was fetched.</p>\n</section>\n",
+        );
+        return;
+    };
+    page.push_str(
+        "<p class=note>The cases that describe how the robots.txt was fetched (RFC 9309 \
+         §2.3.1, §2.4, §2.5): each status family, redirect depth, network fault, size, \
+         encoding and cached copy, through the implementations that answer them (crawlers \
+         over HTTP on the loopback site). A cell is the queries passed of those answered \
+         under <code>rfc9309</code>, then the verdicts in query order (A allowed, D \
+         disallowed, · not answered); red where one failed. A case links to its queries \
+         in the matrix.</p>\n",
+    );
+    page.push_str(
+        "<div class=table-wrap><table class=\"scores access\"><thead><tr><th>case</th><th>fetch</th>",
+    );
+    for &i in &view.columns {
+        let _ = write!(page, "<th>{}</th>", esc(&report.implementations[i].name));
+    }
+    page.push_str("</tr></thead><tbody>\n");
+    for row in &view.rows {
+        let _ = write!(
+            page,
+            "<tr data-case=\"{id}\"><th><a href=\"#view=matrix&amp;q={id}/\" title=\"{title}\">{id}</a></th><td>{fetch}</td>",
+            id = esc(&row.case.id),
+            title = esc(&row.case.title),
+            fetch = esc(row.fetch)
+        );
+        for (cell, &i) in row.cells.iter().zip(&view.columns) {
+            let class = if cell.answered == 0 {
+                "none"
+            } else if cell.failed() {
+                "bad"
+            } else {
+                "ok"
+            };
+            let _ = write!(
+                page,
+                "<td class=\"verdicts {class}\" title=\"{name}: {passed} of {answered} answered queries passed\">{text}</td>",
+                name = esc(&report.implementations[i].name),
+                passed = cell.passed,
+                answered = cell.answered,
+                text = esc(&cell.text())
+            );
+        }
+        page.push_str("</tr>\n");
+    }
+    page.push_str("</tbody></table></div>\n</section>\n");
 }
 
 fn scores_section(page: &mut String, report: &Report) {
@@ -568,6 +637,7 @@ table.scores{border-collapse:collapse;font-size:12.5px}
 table.scores th,table.scores td{border:1px solid var(--line);padding:3px 8px;text-align:left;white-space:nowrap}
 table.scores thead th{background:var(--head)}
 table.scores td.num{text-align:right;font-variant-numeric:tabular-nums}
+table.access td.verdicts{font-family:ui-monospace,"DejaVu Sans Mono",monospace}table.access td.ok{background:#e6f4ea}table.access td.bad{background:#fde2e1;font-weight:600}table.access td.none{color:#888}
 svg.heatmap{max-width:100%;height:auto}
 svg.heatmap g:hover rect{stroke:#000;stroke-width:2}
 "#;
@@ -701,14 +771,14 @@ function readHash(){
     else if(k==='fails'){state.fails=impls.findIndex(function(im){return im.name===v;});}
     else if(k==='sort'||k==='impl-sort'){state.sort=impls.findIndex(function(im){return im.name===v;});}
     else if(k==='dir'){state.desc=v==='desc';}
-    else if(k==='view'&&(v==='questions'||v==='matrix'||v==='scores'||v==='agreement')){state.view=v;}
+    else if(k==='view'&&(v==='questions'||v==='matrix'||v==='scores'||v==='access'||v==='agreement')){state.view=v;}
     else if(k==='open'){var a=v.lastIndexOf('@');var id=a<0?v:v.slice(0,a);var name=a<0?'':v.slice(a+1);
       var r=rows.findIndex(function(row){return row.q.id===id;});
       if(r>=0){state.open={r:r,i:impls.findIndex(function(im){return im.name===name;})};}}
   });
 }
 function showView(){
-  ['questions','matrix','scores','agreement'].forEach(function(v){$('view-'+v).hidden=v!==state.view;});
+  ['questions','matrix','scores','access','agreement'].forEach(function(v){$('view-'+v).hidden=v!==state.view;});
   Array.prototype.forEach.call(document.querySelectorAll('#tabs button'),function(b){b.classList.toggle('on',b.getAttribute('data-view')===state.view);});
 }
 function renderAll(){renderHead();renderBody();applyFilters();markSelected();body.setAttribute('data-profile',state.profile);}
@@ -829,6 +899,46 @@ mod tests {
         );
         assert!(page.contains("id=f-fails") && page.contains("#fails=NAME"));
         assert!(page.contains("if(nImpl===1&&!location.hash){state.fails=0;}"));
+    }
+
+    /// The access-method view is the model's ([`Report::access_view`]), one row per fetch
+    /// case, one cell per implementation answering them, reachable from its tab and the
+    /// URL fragment.
+    #[test]
+    fn the_access_method_view_renders_the_model() {
+        let report = report();
+        let page = render(&report);
+        assert!(page.contains("<button type=button data-view=access>Access method</button>"));
+        assert!(page.contains("<section id=view-access class=view hidden>"));
+        assert!(page.contains("v==='access'") && page.contains("'scores','access','agreement'"));
+        let view = report
+            .access_view(&column_order(&report))
+            .expect("the reference answers the fetch cases");
+        assert_eq!(view.columns, [0]);
+        let fetch_cases = report.cases.iter().filter(|c| c.fetch.is_some()).count();
+        assert_eq!(view.rows.len(), fetch_cases);
+        assert_eq!(page.matches("<tr data-case=").count(), fetch_cases);
+        for row in &view.rows {
+            let cell = &row.cells[0];
+            assert!(!cell.failed(), "the reference passes {}", row.case.id);
+            let html = format!(
+                "<tr data-case=\"{id}\"><th><a href=\"#view=matrix&amp;q={id}/\" title=\"{}\">{id}</a></th><td>{}</td><td class=\"verdicts ok\" title=\"reference: {p} of {a} answered queries passed\">{}</td></tr>",
+                esc(&row.case.title),
+                esc(row.fetch),
+                esc(&cell.text()),
+                id = esc(&row.case.id),
+                p = cell.passed,
+                a = cell.answered,
+            );
+            assert!(page.contains(&html), "missing {html}");
+        }
+        let gzip = view
+            .rows
+            .iter()
+            .find(|row| row.case.id == "access-gzip")
+            .expect("the gzip case");
+        assert_eq!(gzip.fetch, "HTTP 200, Content-Encoding: gzip");
+        assert_eq!(gzip.cells[0].text(), "2/2 DA");
     }
 
     #[test]

@@ -10,11 +10,13 @@
 
 #![deny(missing_docs)]
 
+mod access;
 pub mod gate;
 pub mod html;
 pub mod markdown;
 mod model;
 
+pub use access::{AccessCell, AccessRow, AccessView};
 pub use model::{
     Agreement, CaseEntry, Cell, ImplEntry, ImplScore, LevelTally, Meta, QueryEntry, QuestionAnswer,
     QuestionEntry, QuestionVerdict, Report, RequirementEntry, RequirementScore, SlowCase,

@@ -239,28 +239,14 @@ fn rate(tally: Option<&LevelTally>) -> String {
     }
 }
 
-/// The access-method view: for each case with a fetch outcome (a status family, a
-/// redirect depth, a network fault, a cached copy; RFC 9309 §2.3.1, §2.4), what each
-/// implementation that answers such cases did, as queries passed of those it answered
-/// under `rfc9309`, with its verdicts.
+/// The access-method view ([`Report::access_view`]): for each case with a fetch outcome
+/// (a status family, a redirect depth, a network fault, the size, the encoding, a cached
+/// copy; RFC 9309 §2.3.1–§2.5), what each implementation that answers such cases did, as
+/// queries passed of those it answered under `rfc9309`, with its verdicts.
 fn access_method(out: &mut String, report: &Report, order: &[usize]) {
-    let fetch_cases: Vec<&CaseEntry> = report.cases.iter().filter(|c| c.fetch.is_some()).collect();
-    let answering: Vec<usize> = order
-        .iter()
-        .copied()
-        .filter(|&i| {
-            fetch_cases.iter().any(|case| {
-                case.queries.iter().any(|q| {
-                    report.outcomes[i]
-                        .get(q.index)
-                        .is_some_and(|c| c.word.verdict().is_some())
-                })
-            })
-        })
-        .collect();
-    if fetch_cases.is_empty() || answering.is_empty() {
+    let Some(view) = report.access_view(order) else {
         return;
-    }
+    };
     let _ = writeln!(
         out,
         "## The access method
@@ -268,50 +254,21 @@ fn access_method(out: &mut String, report: &Report, order: &[usize]) {
 The cases that describe how the robots.txt was fetched (RFC 9309 §2.3.1, §2.4), through the implementations that answer them (crawlers over HTTP on the loopback site). A cell is the queries passed of those answered under `rfc9309`, then the verdicts in query order (A allowed, D disallowed, · not answered); **bold** where one failed.\n"
     );
     let _ = write!(out, "| case | fetch |");
-    for &i in &answering {
+    for &i in &view.columns {
         let _ = write!(out, " {} |", code_cell(&report.implementations[i].name));
     }
     let _ = write!(out, "\n| --- | --- |");
-    for _ in &answering {
+    for _ in &view.columns {
         let _ = write!(out, " --- |");
     }
     let _ = writeln!(out);
-    for case in &fetch_cases {
-        let _ = write!(
-            out,
-            "| {} | {} |",
-            code_cell(&case.id),
-            cell(case.fetch.as_deref().unwrap_or(""))
-        );
-        for &i in &answering {
-            let (mut passed, mut answered) = (0, 0);
-            let mut words = String::new();
-            for q in &case.queries {
-                let got = report.outcomes[i]
-                    .get(q.index)
-                    .and_then(|c| c.word.verdict());
-                words.push(match got {
-                    Some(true) => 'A',
-                    Some(false) => 'D',
-                    None => '·',
-                });
-                if let Some(allowed) = got {
-                    answered += 1;
-                    let wanted = expect(q, Profile::Rfc9309);
-                    if wanted == "either" || (wanted == "allowed") == allowed {
-                        passed += 1;
-                    }
-                }
-            }
-            let text = if answered == 0 {
-                "—".to_string()
+    for row in &view.rows {
+        let _ = write!(out, "| {} | {} |", code_cell(&row.case.id), cell(row.fetch));
+        for access in &row.cells {
+            if access.failed() {
+                let _ = write!(out, " **{}** |", access.text());
             } else {
-                format!("{passed}/{answered} {words}")
-            };
-            if passed < answered {
-                let _ = write!(out, " **{text}** |");
-            } else {
-                let _ = write!(out, " {text} |");
+                let _ = write!(out, " {} |", access.text());
             }
         }
         let _ = writeln!(out);

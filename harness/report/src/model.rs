@@ -713,11 +713,22 @@ fn describe_fetch(fetch: &reptest_corpus::Fetch) -> String {
     if let Some(status) = fetch.status {
         parts.push(format!("HTTP {status}"));
     }
-    if fetch.network_error {
-        parts.push("network error".to_string());
+    match fetch.fault {
+        Some(fault) => parts.push(format!("network error: {fault}")),
+        None if fetch.network_error => parts.push("network error".to_string()),
+        None => {}
     }
     if fetch.redirects > 0 {
         parts.push(format!("{} redirect(s)", fetch.redirects));
+    }
+    if fetch.cross_origin {
+        parts.push("the last across authorities".to_string());
+    }
+    if let Some(encoding) = fetch.content_encoding {
+        parts.push(format!("Content-Encoding: {encoding}"));
+    }
+    if let Some(content_type) = &fetch.content_type {
+        parts.push(format!("Content-Type: {content_type}"));
     }
     if let Some(cache) = &fetch.cache {
         parts.push(format!(

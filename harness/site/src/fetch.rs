@@ -69,10 +69,12 @@ pub fn scenario_for(fetch: Option<&Fetch>, body: &[u8]) -> Result<Scenario, Stri
     });
     let fault = match (fetch.fault, fetch.network_error) {
         (Some(NetworkFault::Refused), _) if hops == 0 => {
-            return Err("a refused connection with no redirect in front refuses the site's \
+            return Err(
+                "a refused connection with no redirect in front refuses the site's \
                         only origin: the start page would be unreachable too, and the crawl \
                         would show nothing about robots.txt"
-                .into());
+                    .into(),
+            );
         }
         (Some(NetworkFault::Refused), _) => Some(Fault::ConnectionRefused),
         (Some(NetworkFault::Reset), _) | (None, true) => Some(Fault::ResetMidBody),
@@ -156,7 +158,10 @@ mod tests {
         };
         for (fetch, want) in [
             (faulty(None, 0, false), Fault::ResetMidBody),
-            (faulty(Some(NetworkFault::Reset), 0, false), Fault::ResetMidBody),
+            (
+                faulty(Some(NetworkFault::Reset), 0, false),
+                Fault::ResetMidBody,
+            ),
             (
                 faulty(Some(NetworkFault::NeverCompletes), 0, false),
                 Fault::NeverCompletes,
@@ -176,8 +181,8 @@ mod tests {
             assert_eq!(scenario.redirects.len(), fetch.redirects as usize);
         }
         // Refused on the only origin: the start page would be refused too.
-        let why = scenario_for(Some(&faulty(Some(NetworkFault::Refused), 0, false)), b"")
-            .unwrap_err();
+        let why =
+            scenario_for(Some(&faulty(Some(NetworkFault::Refused), 0, false)), b"").unwrap_err();
         assert!(why.contains("start page"), "{why}");
     }
 
