@@ -223,6 +223,7 @@ fn the_html_report_works_in_a_browser() {
             format!("{url}#view=agreement"),
             shot("report-agreement.png"),
         ),
+        (format!("{url}#view=access"), dump.clone()),
     ];
     let results: Vec<Load> = std::thread::scope(|scope| {
         let handles: Vec<_> = loads
@@ -260,6 +261,20 @@ fn the_html_report_works_in_a_browser() {
             "{name}: no script errors"
         );
     }
+    // The access-method view from the fragment: shown, one row per fetch case.
+    let access = results.last().expect("the #view=access load");
+    assert_eq!(body_attr(&access.dom, "data-errors").as_deref(), Some("0"));
+    assert!(
+        access
+            .dom
+            .contains("<section id=\"view-access\" class=\"view\">"),
+        "#view=access shows the access-method view"
+    );
+    assert!(access
+        .dom
+        .contains("<section id=\"view-matrix\" class=\"view\" hidden=\"\">"));
+    let fetch_cases = report.cases.iter().filter(|c| c.fetch.is_some()).count();
+    assert_eq!(access.dom.matches("<tr data-case=").count(), fetch_cases);
     // (b) every query × implementation.
     assert_eq!(
         body_attr(&plain.dom, "data-rows"),
