@@ -251,7 +251,7 @@ fn access_method(out: &mut String, report: &Report, order: &[usize]) {
         out,
         "## The access method
 
-The cases that describe how the robots.txt was fetched (RFC 9309 §2.3.1, §2.4), through the implementations that answer them (crawlers over HTTP on the loopback site). A cell is the queries passed of those answered under `rfc9309`, then the verdicts in query order (A allowed, D disallowed, · not answered); **bold** where one failed.\n"
+The cases that describe how the robots.txt was fetched (RFC 9309 §2.3.1, §2.4, §2.5: each status family, redirect depth, network fault, size, encoding and cached copy), through the implementations that answer them (crawlers over HTTP on the loopback site). A cell is the queries passed of those answered under `rfc9309`, then the verdicts in query order (A allowed, D disallowed, · not answered); **bold** where one failed.\n"
     );
     let _ = write!(out, "| case | fetch |");
     for &i in &view.columns {
