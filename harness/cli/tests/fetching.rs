@@ -9,7 +9,7 @@
 //! binaries, the Java jar); without them the tests that use them fail naming that
 //! command, unless `REPTEST_SKIP_FETCHING=1`. The fixture adapters are Python scripts
 //! written here (run by `python3` on PATH).
-#![cfg(unix)]
+#![cfg(all(unix, feature = "crawlers"))]
 
 mod common;
 

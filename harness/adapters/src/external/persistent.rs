@@ -254,7 +254,9 @@ pub(super) enum Payload<'a> {
     /// The body, base64 (version-1 and batch requests).
     Body(&'a str),
     /// A fetch request's robots.txt URL on the loopback site and the time the library's
-    /// fetch may take, in milliseconds (capability `fetches`).
+    /// fetch may take, in milliseconds (capability `fetches`). Only made with the loopback
+    /// site (feature `crawlers`, `super::fetching`).
+    #[cfg_attr(not(feature = "crawlers"), allow(dead_code))]
     Fetch {
         /// The robots.txt URL.
         robots_url: &'a str,
