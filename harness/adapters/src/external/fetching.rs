@@ -15,10 +15,16 @@
 //! without the site having seen a request for the robots.txt is an `error`: it says nothing
 //! about the fetch outcome. So is a verdict given after the site stopped at its lifetime or
 //! its request bound, since the library then met a site that was no longer the scenario.
+//!
+//! Messages name the site as `<site>` (and its second origin as `<site-2>`) instead of its
+//! random loopback address and port, and any other loopback port (the client's own end of
+//! a connection) as `<port>`, so that the same failure reads the same in every run and
+//! the reports' snapshots stay deterministic.
 
 use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
 use reptest_site::served::{case_scenario, fetch_is_logged, options_for, requested_robots, url_on};
 use reptest_site::StopReason;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use super::persistent::{batch_timeout, Payload, Persistent, HANDSHAKE_TIMEOUT};
@@ -51,6 +57,7 @@ pub(super) fn evaluate(adapter: &Persistent, case: &CaseInput<'_>) -> Vec<Outcom
         }
     };
     let origin = site.origin().to_owned();
+    let second = site.second_origin().map(str::to_owned);
     let robots_url = site.robots_url();
     let urls: Vec<String> = case
         .queries
@@ -95,5 +102,47 @@ pub(super) fn evaluate(adapter: &Persistent, case: &CaseInput<'_>) -> Vec<Outcom
             }
         }
     }
+    for outcome in &mut outcomes {
+        if let Outcome::Error(why) | Outcome::Timeout(why) | Outcome::Crash(why) = outcome {
+            *why = stable(why, &origin, second.as_deref());
+        }
+    }
     outcomes
+}
+
+/// `message` with the site's origins written `<site>` and `<site-2>`, and any other
+/// loopback `address:port` as `address:<port>`.
+fn stable(message: &str, origin: &str, second: Option<&str>) -> String {
+    static LOOPBACK_PORT: OnceLock<regex::Regex> = OnceLock::new();
+    let authority = |origin: &str| origin.trim_start_matches("http://").to_owned();
+    let mut text = message.replace(&authority(origin), "<site>");
+    if let Some(second) = second {
+        text = text.replace(&authority(second), "<site-2>");
+    }
+    let port = LOOPBACK_PORT.get_or_init(|| {
+        regex::Regex::new(r"\b(127(?:\.[0-9]{1,3}){3}):[0-9]{1,5}\b").expect("a valid pattern")
+    });
+    port.replace_all(&text, "$1:<port>").into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_site_not_its_random_address() {
+        let got = stable(
+            "read tcp 127.0.0.1:49996->127.171.157.157:35101: reset; Get \"http://127.9.9.9:80/hop/2\"",
+            "http://127.171.157.157:35101",
+            Some("http://127.9.9.9:80"),
+        );
+        assert_eq!(
+            got,
+            "read tcp 127.0.0.1:<port>-><site>: reset; Get \"http://<site-2>/hop/2\""
+        );
+        assert_eq!(
+            stable("no address", "http://127.0.0.2:1", None),
+            "no address"
+        );
+    }
 }
