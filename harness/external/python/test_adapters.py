@@ -519,6 +519,43 @@ def test_fetching_adapters_answer_an_unreachable_file_as_the_library_does():
     assert got["python-robotspy"] == {"verdict": "disallowed"}, got
 
 
+def test_a_response_that_never_completes_ends_at_the_fetch_timeout():
+    # Headers and half the body, then silence: each library's read hits the timeout the
+    # adapter gave it (timeout_ms) and raises, an error answer well before reptest's own
+    # timeout would make it `timeout`.
+    import socket
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        held = []
+
+        def stall():
+            while True:
+                try:
+                    conn, _ = server.accept()
+                except OSError:
+                    return
+                held.append(conn)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\nUser-agent: *\n")
+
+        threading.Thread(target=stall, daemon=True).start()
+        url = f"http://127.0.0.1:{server.getsockname()[1]}/robots.txt"
+        for key in sorted(FETCHING):
+            running = Adapter(ADAPTERS[key])
+            try:
+                started = time.monotonic()
+                (answer,) = running.ask_raw([json.dumps(
+                    fetch_req(1, url, [("bot", url)], timeout_ms=500)).encode()])
+                elapsed = time.monotonic() - started
+            finally:
+                running.close()
+            assert "timed out" in answer["answers"][0].get("error", ""), (key, answer)
+            assert elapsed < 5, (key, elapsed)
+        for conn in held:
+            conn.close()
+
+
 def test_protocol_fetch_requests_fetch_once_and_answer_like_batches():
     fetched = []
 
