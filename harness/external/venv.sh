@@ -17,6 +17,21 @@ ensure_venv() {
     echo "$label: $venv is broken (its interpreter does not run); recreating it"
     rm -rf "$venv"
   fi
+  # A venv copied or moved from elsewhere still runs its interpreter, but its scripts
+  # (pip, scrapy, pytest) start the interpreter of the old place, by their #! line.
+  if [ -f "$venv/bin/pip" ]; then
+    local first logical physical
+    first="$(head -n 1 "$venv/bin/pip")"
+    logical="$(cd "$venv" && pwd)"
+    physical="$(cd "$venv" && pwd -P)"
+    case "$first" in
+      "#!$logical/bin/python" | "#!$logical/bin/python3" | "#!$physical/bin/python" | "#!$physical/bin/python3") ;;
+      *)
+        echo "$label: $venv was made at another path (its scripts start ${first#\#!}); recreating it"
+        rm -rf "$venv"
+        ;;
+    esac
+  fi
   if [ ! -x "$venv/bin/python" ]; then
     mkdir -p "$(dirname "$venv")"
     "$python" -m venv "$venv" \

@@ -27,6 +27,10 @@ mod reference;
 pub use crates::{Limits, MAX_STUCK, QUERY_TIMEOUT};
 pub use google::Google;
 pub use reference::Reference;
+/// The loopback site crawlers and fetching adapters are judged on (what a fetch case is
+/// served as: [`site::scenario_for`]).
+#[cfg(feature = "crawlers")]
+pub use reptest_site as site;
 
 use reptest_core::{Availability, Implementation};
 

@@ -7,6 +7,8 @@
 //! command, unless `REPTEST_SKIP_CRAWLERS=1`.
 #![cfg(unix)]
 
+mod common;
+
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -124,30 +126,6 @@ fn every_fetch_query_one_fetch_can_show_is_judged_over_http() {
     assert_eq!(outcome("access-503/1").as_deref(), Some("allowed"));
 }
 
-/// The processes, other than `except`, whose environment carries `tag`, and that are not
-/// zombies.
-fn tagged(tag: &str, except: u32) -> Vec<u32> {
-    let needle = format!("REPTEST_TEST_TAG={tag}");
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|&pid| pid != except)
-        .filter(|pid| {
-            let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-            let alive = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|s| s.rsplit_once(')').map(|(_, r)| r.trim_start().to_string()))
-                .is_some_and(|state| !state.starts_with(['Z', 'X']));
-            alive
-                && environ
-                    .split(|&b| b == 0)
-                    .any(|entry| entry == needle.as_bytes())
-        })
-        .collect()
-}
-
 #[test]
 fn sigint_during_a_crawl_leaves_no_crawler_behind() {
     if !crawlers_installed() {
@@ -163,7 +141,7 @@ fn sigint_during_a_crawl_leaves_no_crawler_behind() {
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
-    while tagged(&tag, child.id()).is_empty() {
+    while common::tagged(&tag, child.id()).is_empty() {
         assert!(Instant::now() < deadline, "no crawler started");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -186,7 +164,7 @@ fn sigint_during_a_crawl_leaves_no_crawler_behind() {
     assert_eq!(status.code(), Some(130));
     let deadline = Instant::now() + Duration::from_secs(3);
     loop {
-        let left = tagged(&tag, child.id());
+        let left = common::tagged(&tag, child.id());
         if left.is_empty() {
             break;
         }

@@ -18,6 +18,12 @@ each factory says which. `url` is always absolute (full_urls: true): every libra
 accepts an absolute URL. None of them needs the robots.txt URL itself: the two that
 fetch (urllib.robotparser, robotspy) are given a data: URL holding the body instead.
 
+Those two also fetch for real (capability `fetches`, harness/PROTOCOL.md): for a fetch
+case, reptest names the robots.txt URL on its loopback site, and the library's own
+fetching API gets it (status, redirects, faults and all): FETCHERS below. What is the
+adapter's there is said at each: the timeout it gives the fetch, and turning an exception
+out of the library into an `error` answer (never a verdict).
+
 `python adapter.py --list` imports every library and prints its name and version
 (setup.sh runs it as a smoke check).
 """
@@ -30,10 +36,23 @@ import platform
 import sys
 from typing import Callable
 
-from reptest_protocol import Check, Parse, serve
+from reptest_protocol import Check, Fetch, Parse, serve
 
 # key (the argument) -> (library name for the handshake, version getter, factory, batch)
 ADAPTERS: dict[str, tuple[str, Callable[[], str], Callable[[], Check | Parse], bool]] = {}
+# key -> factory of a fetch function (robots_url, timeout in seconds) -> matcher, for the
+# libraries that fetch through their own API.
+FETCHERS: dict[str, Callable[[], Fetch]] = {}
+
+
+def fetcher(key: str):
+    """Register the fetch factory of an adapter registered with @adapter(key, ...)."""
+
+    def register(factory):
+        FETCHERS[key] = factory
+        return factory
+
+    return register
 
 
 def adapter(key: str, name: str, dist: str | None = None, *, batch: bool = False):
@@ -76,6 +95,29 @@ def urllib_robotparser() -> Parse:
     return parse
 
 
+@fetcher("urllib")
+def urllib_robotparser_fetch() -> Fetch:
+    import socket
+    from urllib.robotparser import RobotFileParser
+
+    def fetch(robots_url: str, timeout: float):
+        # The library's part: set_url() + read() (urlopen, redirects followed by urllib's
+        # HTTPRedirectHandler; 401/403 set disallow_all, other 4xx allow_all; 5xx set
+        # nothing, so can_fetch() answers False, "until the robots.txt file has been read
+        # ... no url is allowable"), then can_fetch per query. A network fault raises out
+        # of read(): the adapter answers that exception as an error, not a verdict.
+        # The adapter's part: read() takes no timeout, so the adapter sets the socket
+        # default timeout (reptest's timeout_ms) before it; the process serves one request
+        # at a time, so nothing else shares it.
+        socket.setdefaulttimeout(timeout)
+        parser = RobotFileParser()
+        parser.set_url(robots_url)
+        parser.read()
+        return parser.can_fetch
+
+    return fetch
+
+
 @adapter("protego", "protego", "protego", batch=True)
 def protego() -> Parse:
     from protego import Protego
@@ -108,6 +150,24 @@ def robotspy() -> Parse:
         return parser.can_fetch
 
     return parse
+
+
+@fetcher("robotspy")
+def robotspy_fetch() -> Fetch:
+    from robots import RobotsParser
+
+    def fetch(robots_url: str, timeout: float):
+        # The library's part: RobotsParser.from_uri(url, timeout) (urlopen with that
+        # timeout; 401/403 and 5xx set disallow_all, other 4xx allow_all, a URLError -
+        # connection refused, a timeout while connecting - sets disallow_all, a line that
+        # is not UTF-8 sets allow_all), then can_fetch per query. An error while reading
+        # the body (a reset, a read timeout) is not caught by the library and raises out
+        # of from_uri: the adapter answers it as an error. The adapter's part: the timeout
+        # (reptest's timeout_ms) passed to from_uri, whose own default is 5 s.
+        parser = RobotsParser.from_uri(robots_url, timeout=timeout)
+        return parser.can_fetch
+
+    return fetch
 
 
 @adapter("robotexclusionrulesparser", "robotexclusionrulesparser", "robotexclusionrulesparser",
@@ -172,7 +232,10 @@ def list_all() -> int:
     for key, (name, version, factory, _batch) in ADAPTERS.items():
         try:
             factory()
-            print(f"{key:28} {name} {version()}")
+            if key in FETCHERS:
+                FETCHERS[key]()
+            fetches = " (fetches)" if key in FETCHERS else ""
+            print(f"{key:28} {name} {version()}{fetches}")
         except Exception as exc:  # report every broken library, not only the first
             print(f"{key:28} FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
             failed += 1
@@ -189,9 +252,10 @@ def main(argv: list[str]) -> int:
     name, version, factory, batch = ADAPTERS[argv[0]]
     # Import before the handshake: a library that cannot load makes the adapter exit
     # with the reason on stderr, so reptest lists it as unavailable.
+    fetch = FETCHERS[argv[0]]() if argv[0] in FETCHERS else None
     if batch:
-        return serve(name, version(), parse=factory())
-    return serve(name, version(), factory())
+        return serve(name, version(), parse=factory(), fetch=fetch)
+    return serve(name, version(), factory(), fetch=fetch)
 
 
 if __name__ == "__main__":

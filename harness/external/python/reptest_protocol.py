@@ -8,6 +8,10 @@ Every Python adapter is one call to `serve`, with either
   `matcher(agent: str, url: str) -> bool`: protocol 2, the body of a batch request is
   parsed once and the matcher asked once per query (a fresh parse per request, never
   shared between requests). v1 requests are answered too, with one parse each.
+Either may come with `fetch=`, a function `fetch(robots_url: str, timeout: float) ->
+matcher` that fetches the robots.txt through the library's own fetching API (capability
+`fetches`): a fetch request names the robots.txt URL on reptest's loopback site instead
+of carrying a body, and is answered like a batch request.
 This module owns everything else: the handshake, the request loop, base64, ASCII-only
 JSON output, flushing, and turning exceptions and non-bool results into `error` answers.
 """
@@ -31,6 +35,7 @@ MAX_ERROR_CHARS = 2000
 Check = Callable[[bytes, str, str], Any]
 Matcher = Callable[[str, str], Any]
 Parse = Callable[[bytes], Matcher]
+Fetch = Callable[[str, float], Matcher]
 
 
 class BadRequest(Exception):
@@ -162,6 +167,54 @@ def batch_answer(line: bytes, parse: Parse) -> dict:
     return {"id": rid, "answers": answers}
 
 
+def parse_fetch_request(request: dict) -> tuple[Any, str, float, list[tuple[str, str]]]:
+    """(id, robots_url, timeout in seconds, queries) from a decoded fetch request."""
+    robots_url, timeout_ms, raw = (request.get("robots_url"), request.get("timeout_ms"),
+                                   request.get("queries"))
+    if not isinstance(robots_url, str):
+        raise BadRequest("robots_url must be a string")
+    if type(timeout_ms) is not int or timeout_ms <= 0:  # noqa: E721 - bools are not ints here
+        raise BadRequest("timeout_ms must be a positive integer")
+    if not isinstance(raw, list):
+        raise BadRequest("queries must be a list")
+    queries = []
+    for query in raw:
+        if not (isinstance(query, dict) and isinstance(query.get("agent"), str)
+                and isinstance(query.get("url"), str)):
+            raise BadRequest("each query must be an object with string agent and url")
+        queries.append((query["agent"], query["url"]))
+    return request.get("id"), robots_url, timeout_ms / 1000, queries
+
+
+def fetch_answer(request: dict, fetch: Fetch) -> dict:
+    """The answer object for a fetch request: the library fetches once, then each query is
+    checked; a failing fetch is an error for every query, a failing check for its own."""
+    try:
+        rid, robots_url, timeout, queries = parse_fetch_request(request)
+    except BadRequest as exc:
+        return {"id": request.get("id"), "error": error_text(exc)}
+    try:
+        matcher = fetch(robots_url, timeout)
+    except Exception as exc:  # the library's fetch failed: no verdict for any query
+        return {"id": rid, "answers": [{"error": error_text(exc)}] * len(queries)}
+    answers = []
+    for agent, url in queries:
+        try:
+            answers.append(verdict_answer(matcher(agent, url)))
+        except Exception as exc:  # the library failed on this query
+            answers.append({"error": error_text(exc)})
+    return {"id": rid, "answers": answers}
+
+
+def fetch_request(line: bytes) -> dict | None:
+    """The decoded request if the line is a fetch request (it names `robots_url`)."""
+    try:
+        request = json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return request if isinstance(request, dict) and "robots_url" in request else None
+
+
 def protocol_stdout() -> BinaryIO:
     """The stream answers go to. fd 1 is kept for the protocol alone: it is duplicated,
     and fd 1 and sys.stdout are pointed at stderr, so whatever a library prints (from
@@ -174,10 +227,11 @@ def protocol_stdout() -> BinaryIO:
 
 
 def serve(name: str, version: str, check: Check | None = None, *, parse: Parse | None = None,
-          full_urls: bool = True, stdin: BinaryIO | None = None,
+          fetch: Fetch | None = None, full_urls: bool = True, stdin: BinaryIO | None = None,
           stdout: BinaryIO | None = None) -> int:
     """Run the protocol until stdin closes; returns the exit status. Give `check`
-    (protocol 1) or `parse` (protocol 2)."""
+    (protocol 1) or `parse` (protocol 2), and `fetch` for a library that fetches (the
+    capability `fetches`)."""
     if (check is None) == (parse is None):
         raise TypeError("serve() takes a check function or parse=, not both or neither")
     stdin = stdin if stdin is not None else sys.stdin.buffer
@@ -186,6 +240,12 @@ def serve(name: str, version: str, check: Check | None = None, *, parse: Parse |
         respond = lambda line: batch_answer(line, parse)  # noqa: E731
     else:
         respond = lambda line: answer(line, check)  # noqa: E731
+    if fetch is not None:
+        by_body = respond
+
+        def respond(line: bytes) -> dict:
+            request = fetch_request(line)
+            return fetch_answer(request, fetch) if request is not None else by_body(line)
     handshake = {
         "protocol": BATCH_PROTOCOL_VERSION if parse is not None else PROTOCOL_VERSION,
         "name": name,
@@ -193,6 +253,8 @@ def serve(name: str, version: str, check: Check | None = None, *, parse: Parse |
         "language": "Python",
         "capabilities": {"full_urls": full_urls, "reports_line": False},
     }
+    if fetch is not None:
+        handshake["capabilities"]["fetches"] = True
     try:
         out.write(encode_line(handshake))
         out.flush()

@@ -43,6 +43,8 @@ EXPECTED = {
 # parser parse on every call and stay on protocol 1.
 BATCHING = {"python-urllib", "python-protego", "python-robotspy",
             "python-robotexclusionrulesparser"}
+# The adapters whose library fetches through its own API (capability `fetches`).
+FETCHING = {"python-urllib", "python-robotspy"}
 
 
 def registered() -> dict[str, list[str]]:
@@ -179,12 +181,15 @@ def test_handshake(adapter):
     hs = adapter.handshake
     name, dist = EXPECTED[adapter.key]
     version = importlib.metadata.version(dist) if dist else platform.python_version()
+    capabilities = {"full_urls": True, "reports_line": False}
+    if adapter.key in FETCHING:
+        capabilities["fetches"] = True
     assert hs == {
         "protocol": 2 if adapter.key in BATCHING else 1,
         "name": name,
         "version": version,
         "language": "Python",
-        "capabilities": {"full_urls": True, "reports_line": False},
+        "capabilities": capabilities,
     }
 
 
@@ -420,6 +425,165 @@ def test_protocol_2_parses_once_per_request_and_answers_in_order():
     assert answers[4]["id"] == 4 and "answers" not in answers[4] and "error" in answers[4]
     assert answers[5]["id"] == 5 and "error" in answers[5]
     assert parsed == [b"p", b"bad", b"q"]
+
+
+class LoopbackSite:
+    """A tiny HTTP server on 127.0.0.1 (never another address) that answers every path
+    with the status `status` (set it between requests) and `body`, and records the paths
+    asked."""
+
+    def __init__(self, body: bytes):
+        import http.server
+
+        site = self
+        self.paths: list[str] = []
+        self.status = 200
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server's name
+                site.paths.append(self.path)
+                self.send_response(site.status)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def fetch_req(rid, robots_url: str, queries: list[tuple[str, str]], timeout_ms=3000) -> dict:
+    return {"id": rid, "robots_url": robots_url, "timeout_ms": timeout_ms,
+            "queries": [{"agent": a, "url": u} for a, u in queries]}
+
+
+@pytest.mark.parametrize("key", sorted(FETCHING))
+def test_fetching_adapters_fetch_through_the_library_and_follow_the_status(key):
+    site = LoopbackSite(PRIVATE)
+    running = Adapter(ADAPTERS[key])
+    try:
+        def verdicts(status: int) -> list[str]:
+            base = site.origin
+            site.status = status
+            (answer,) = running.ask_raw([json.dumps(fetch_req(
+                status, f"{base}/robots.txt",
+                [("bot", f"{base}/private"), ("bot", f"{base}/public")])).encode()])
+            assert answer["id"] == status, answer
+            assert all("verdict" in a for a in answer["answers"]), answer
+            return [a["verdict"] for a in answer["answers"]]
+
+        # §2.3.1.1: a 200's rules are followed.
+        assert verdicts(200) == ["disallowed", "allowed"]
+        # §2.3.1.3: a 404 makes the file unavailable; both libraries allow everything.
+        assert verdicts(404) == ["allowed", "allowed"]
+        # §2.3.1.4: a 503 makes it unreachable; both libraries disallow everything.
+        assert verdicts(503) == ["disallowed", "disallowed"]
+        # Both disallow everything on a 403 (RFC 9309 would let a crawler access any).
+        assert verdicts(403) == ["disallowed", "disallowed"]
+        assert site.paths == ["/robots.txt"] * 4
+        # Body requests are still answered as before.
+        assert running.verdicts(req(9, PRIVATE, "bot", "https://example.com/private")) == [
+            "disallowed"]
+    finally:
+        running.close()
+        site.close()
+
+
+def test_fetching_adapters_answer_an_unreachable_file_as_the_library_does():
+    # A port that refuses connections: urllib.robotparser's read() raises (an error, no
+    # verdict); robotspy catches the URLError and disallows everything.
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{holder.getsockname()[1]}/robots.txt"
+        got = {}
+        for key in sorted(FETCHING):
+            running = Adapter(ADAPTERS[key])
+            try:
+                (answer,) = running.ask_raw(
+                    [json.dumps(fetch_req(1, url, [("bot", url[:-len("robots.txt")])])).encode()])
+                got[key] = answer["answers"][0]
+            finally:
+                running.close()
+    assert "URLError" in got["python-urllib"]["error"], got
+    assert got["python-robotspy"] == {"verdict": "disallowed"}, got
+
+
+def test_a_response_that_never_completes_ends_at_the_fetch_timeout():
+    # Headers and half the body, then silence: each library's read hits the timeout the
+    # adapter gave it (timeout_ms) and raises, an error answer well before reptest's own
+    # timeout would make it `timeout`.
+    import socket
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        held = []
+
+        def stall():
+            while True:
+                try:
+                    conn, _ = server.accept()
+                except OSError:
+                    return
+                held.append(conn)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\nUser-agent: *\n")
+
+        threading.Thread(target=stall, daemon=True).start()
+        url = f"http://127.0.0.1:{server.getsockname()[1]}/robots.txt"
+        for key in sorted(FETCHING):
+            running = Adapter(ADAPTERS[key])
+            try:
+                started = time.monotonic()
+                (answer,) = running.ask_raw([json.dumps(
+                    fetch_req(1, url, [("bot", url)], timeout_ms=500)).encode()])
+                elapsed = time.monotonic() - started
+            finally:
+                running.close()
+            assert "timed out" in answer["answers"][0].get("error", ""), (key, answer)
+            assert elapsed < 5, (key, elapsed)
+        for conn in held:
+            conn.close()
+
+
+def test_protocol_fetch_requests_fetch_once_and_answer_like_batches():
+    fetched = []
+
+    def fetch(robots_url, timeout):
+        fetched.append((robots_url, timeout))
+        if robots_url.endswith("/bad"):
+            raise OSError("refused")
+        return lambda agent, url: url.endswith("/yes")
+
+    out = io.BytesIO()
+    lines = [
+        json.dumps(fetch_req(1, "http://127.0.0.1:1/robots.txt",
+                             [("a", "http://127.0.0.1:1/yes"), ("a", "http://127.0.0.1:1/no")],
+                             timeout_ms=1500)).encode(),
+        json.dumps(fetch_req(2, "http://127.0.0.1:1/bad", [("a", "/x")])).encode(),
+        b'{"id": 3, "robots_url": "u", "timeout_ms": 0, "queries": []}',
+        line(4, b"", "a", "https://x/"),
+    ]
+    stdin = io.BytesIO(b"".join(x + b"\n" for x in lines))
+    assert reptest_protocol.serve("lib", "1.0", parse=lambda body: lambda a, u: True,
+                                  fetch=fetch, stdin=stdin, stdout=out) == 0
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert answers[0]["capabilities"]["fetches"] is True
+    assert answers[1] == {"id": 1, "answers": [{"verdict": "allowed"}, {"verdict": "disallowed"}]}
+    assert answers[2] == {"id": 2, "answers": [{"error": "OSError: refused"}]}
+    assert answers[3]["id"] == 3 and "error" in answers[3]
+    assert answers[4] == {"id": 4, "verdict": "allowed"}
+    assert fetched == [("http://127.0.0.1:1/robots.txt", 1.5), ("http://127.0.0.1:1/bad", 3.0)]
 
 
 def test_adapter_list_imports_every_library():

@@ -90,6 +90,7 @@ mod pages;
 mod plan;
 mod respond;
 mod scenario;
+pub mod served;
 mod server;
 
 pub use error::Error;

@@ -6,13 +6,17 @@
 //! - [`Persistent`] speaks protocol v1 or v2 ([`protocol`]; v2 sends one body with many
 //!   queries to an adapter that said `"protocol": 2`) with a pool of long-running
 //!   processes (`process.rs` is one child process, `pool.rs` the pool);
-//! - [`PerQuery`] runs one process per query (compatibility mode).
+//! - [`PerQuery`] runs one process per query (compatibility mode);
+//! - `fetching` (feature `crawlers`, which brings the loopback site) judges an adapter
+//!   with the `fetches` capability on fetch cases through its library's own fetching API.
 //!
 //! A malformed registration is not fatal: it shows up as an unavailable implementation
 //! whose reason names the file, line and adapter.
 
 pub mod cache;
 pub mod config;
+#[cfg(feature = "crawlers")]
+pub mod fetching;
 mod per_query;
 mod persistent;
 mod pool;

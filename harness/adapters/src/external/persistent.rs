@@ -155,7 +155,11 @@ impl Persistent {
             language: language.to_string(),
             capabilities: Capabilities {
                 full_urls: handshake.is_some_and(|h| h.capabilities.full_urls),
-                fetch_outcomes: false,
+                // An adapter that fetches through its library's own API is given fetch
+                // cases, served on the loopback site (super::fetching); without the site
+                // (feature `crawlers`) it takes bodies only.
+                fetch_outcomes: cfg!(feature = "crawlers")
+                    && handshake.is_some_and(|h| h.capabilities.fetches),
                 reports_line: handshake.is_some_and(|h| h.capabilities.reports_line),
             },
             kind: reptest_core::ImplKind::Process,
@@ -236,8 +240,43 @@ impl Implementation for Persistent {
         if n == 0 {
             return outcomes;
         }
+        #[cfg(feature = "crawlers")]
+        if case.fetch.is_some() && state.info.capabilities.fetch_outcomes {
+            return super::fetching::evaluate(self, case);
+        }
         let body = base64::engine::general_purpose::STANDARD.encode(case.robots);
-        let full_urls = state.info.capabilities.full_urls;
+        self.answer_all(&Payload::Body(&body), case.queries)
+    }
+}
+
+/// What a case's requests carry besides the queries.
+pub(super) enum Payload<'a> {
+    /// The body, base64 (version-1 and batch requests).
+    Body(&'a str),
+    /// A fetch request's robots.txt URL on the loopback site and the time the library's
+    /// fetch may take, in milliseconds (capability `fetches`). Only made with the loopback
+    /// site (feature `crawlers`, `super::fetching`).
+    #[cfg_attr(not(feature = "crawlers"), allow(dead_code))]
+    Fetch {
+        /// The robots.txt URL.
+        robots_url: &'a str,
+        /// The time the fetch may take.
+        timeout_ms: u64,
+    },
+}
+
+impl Persistent {
+    /// Answers every query, one outcome each, in order: requests go out on a leased
+    /// process, started (again) as needed; a timeout or crash records its request's
+    /// queries and restarts the process, up to [`MAX_RESTARTS`] in a row.
+    pub(super) fn answer_all(
+        &self,
+        payload: &Payload<'_>,
+        queries: &[QueryInput<'_>],
+    ) -> Vec<Outcome> {
+        let n = queries.len();
+        let mut outcomes = Vec::with_capacity(n);
+        let full_urls = self.state().info.capabilities.full_urls;
         let mut lease = self.pool.lease();
         while outcomes.len() < n {
             let restarts = self.restarts.load(Ordering::Relaxed);
@@ -264,9 +303,9 @@ impl Implementation for Persistent {
             let Some(session) = lease.item() else {
                 continue;
             };
-            let queries = &case.queries[outcomes.len()..];
+            let rest = &queries[outcomes.len()..];
             let before = outcomes.len();
-            let result = session.answer(&self.spec, &body, queries, full_urls, &mut outcomes);
+            let result = session.answer(&self.spec, payload, rest, full_urls, &mut outcomes);
             let lost = result.as_ref().err().map_or(0, |broken| broken.recorded);
             if outcomes.len() > before + lost {
                 // Answered at least one query: the adapter works.
@@ -299,7 +338,8 @@ struct Broken {
 
 impl Session {
     /// Sends every query (one request per query over v1; batch requests of up to
-    /// [`MAX_BATCH`] queries over v2, a lone query as a v1 request), then reads the answers
+    /// [`MAX_BATCH`] queries over v2, a lone query as a v1 request; with a fetch payload,
+    /// fetch requests of up to [`MAX_BATCH`] queries), then reads the answers
     /// in order, pushing one outcome per query onto `outcomes`. Stops early with
     /// [`Broken`] after a timeout, a crash or an out-of-order answer, having recorded the
     /// outcome of every query of the request in flight.
@@ -310,35 +350,49 @@ impl Session {
     fn answer(
         &mut self,
         spec: &AdapterSpec,
-        body: &str,
+        payload: &Payload<'_>,
         queries: &[QueryInput<'_>],
         full_urls: bool,
         outcomes: &mut Vec<Outcome>,
     ) -> Result<(), Broken> {
-        let per_request = if self.batches { MAX_BATCH } else { 1 };
+        let fetch = matches!(payload, Payload::Fetch { .. });
+        let per_request = if self.batches || fetch { MAX_BATCH } else { 1 };
         let requests: Vec<&[QueryInput<'_>]> = queries.chunks(per_request).collect();
         let first = self.next_id;
         self.next_id += requests.len() as u64;
-        let mut lines = Vec::with_capacity(requests.len() * (body.len() + 64) + queries.len() * 64);
+        let body_len = match payload {
+            Payload::Body(body) => body.len(),
+            Payload::Fetch { robots_url, .. } => robots_url.len(),
+        };
+        let mut lines = Vec::with_capacity(requests.len() * (body_len + 64) + queries.len() * 64);
         for (id, request) in (first..).zip(&requests) {
             let urls: Vec<_> = request
                 .iter()
                 .map(|query| protocol::request_url(query.url, full_urls))
                 .collect();
-            match request {
-                [query] => protocol::write_request(&mut lines, id, body, query.agent, &urls[0]),
-                _ => protocol::write_batch_request(
-                    &mut lines,
-                    id,
-                    body,
-                    request.iter().zip(&urls).map(|(q, url)| (q.agent, &**url)),
-                ),
+            let pairs = request.iter().zip(&urls).map(|(q, url)| (q.agent, &**url));
+            match (payload, request) {
+                (
+                    Payload::Fetch {
+                        robots_url,
+                        timeout_ms,
+                    },
+                    _,
+                ) => protocol::write_fetch_request(&mut lines, id, robots_url, *timeout_ms, pairs),
+                (Payload::Body(body), [query]) => {
+                    protocol::write_request(&mut lines, id, body, query.agent, &urls[0])
+                }
+                (Payload::Body(body), _) => {
+                    protocol::write_batch_request(&mut lines, id, body, pairs)
+                }
             }
         }
         self.child.send(lines);
         for (id, request) in (first..).zip(&requests) {
             let n = request.len();
-            let (timeout, limit) = if n == 1 {
+            // A fetch request is answered like a batch, whatever its number of queries.
+            let single = n == 1 && !fetch;
+            let (timeout, limit) = if single {
                 (spec.timeout, MAX_LINE)
             } else {
                 (batch_timeout(spec.timeout, n), batch_line_limit(n))
@@ -351,8 +405,12 @@ impl Session {
                     protocol::truncate(query.agent, 100),
                     protocol::truncate(query.url, 100),
                 );
-                match n {
-                    1 => format!("{}: request {id} (agent `{agent}`, URL `{url}`)", spec.name),
+                match (payload, n) {
+                    (Payload::Fetch { robots_url, .. }, _) => format!(
+                        "{}: request {id} (a fetch of {robots_url} for {n} queries; the first: agent `{agent}`, URL `{url}`)",
+                        spec.name
+                    ),
+                    (_, 1) => format!("{}: request {id} (agent `{agent}`, URL `{url}`)", spec.name),
                     _ => format!(
                         "{}: request {id} (a batch of {n} queries; the first: agent `{agent}`, URL `{url}`)",
                         spec.name
@@ -387,7 +445,7 @@ impl Session {
                         return Err(broken(outcomes, Outcome::Error(why)));
                     }
                 };
-                let answer = if n == 1 {
+                let answer = if single {
                     protocol::parse_answer(line).map(|(got, outcome)| (got, vec![outcome]))
                 } else {
                     protocol::parse_batch_answer(line, n)

@@ -52,6 +52,11 @@ pub struct HandshakeCapabilities {
     /// Answers carry the deciding rule's line.
     #[serde(default)]
     pub reports_line: bool,
+    /// The adapter takes fetch requests ([`write_fetch_request`]): it fetches the
+    /// robots.txt itself, from a URL on reptest's loopback site, through the library's own
+    /// fetching API (RFC 9309 §2.3.1: the access method).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fetches: bool,
 }
 
 impl Handshake {
@@ -65,6 +70,7 @@ impl Handshake {
             capabilities: HandshakeCapabilities {
                 full_urls: info.capabilities.full_urls,
                 reports_line: info.capabilities.reports_line,
+                fetches: false,
             },
         }
     }
@@ -139,7 +145,33 @@ pub fn write_batch_request<'a>(
 ) {
     let _ = write!(out, "{{\"id\":{id},\"robots_b64\":\"");
     out.extend_from_slice(robots_b64.as_bytes());
-    out.extend_from_slice(b"\",\"queries\":[");
+    out.extend_from_slice(b"\",\"queries\":");
+    write_queries(out, queries);
+    out.extend_from_slice(b"}\n");
+}
+
+/// Appends one fetch request line (capability `fetches`:
+/// `{"id":…,"robots_url":…,"timeout_ms":…,"queries":[{"agent":…,"url":…},…]}\n`) to
+/// `out`: no body, the URL of the robots.txt to fetch instead, the time the library's fetch
+/// may take, and the queries, answered like a batch request (one line, one answer per
+/// query, in order) whatever the protocol version.
+pub fn write_fetch_request<'a>(
+    out: &mut Vec<u8>,
+    id: u64,
+    robots_url: &str,
+    timeout_ms: u64,
+    queries: impl IntoIterator<Item = (&'a str, &'a str)>,
+) {
+    let _ = write!(out, "{{\"id\":{id},\"robots_url\":");
+    write_str(out, robots_url);
+    let _ = write!(out, ",\"timeout_ms\":{timeout_ms},\"queries\":");
+    write_queries(out, queries);
+    out.extend_from_slice(b"}\n");
+}
+
+/// `[{"agent":…,"url":…},…]`.
+fn write_queries<'a>(out: &mut Vec<u8>, queries: impl IntoIterator<Item = (&'a str, &'a str)>) {
+    out.push(b'[');
     for (i, (agent, url)) in queries.into_iter().enumerate() {
         if i > 0 {
             out.push(b',');
@@ -150,7 +182,7 @@ pub fn write_batch_request<'a>(
         write_str(out, url);
         out.push(b'}');
     }
-    out.extend_from_slice(b"]}\n");
+    out.push(b']');
 }
 
 fn write_str(out: &mut Vec<u8>, text: &str) {
@@ -453,6 +485,32 @@ mod tests {
                 .contains(&format!("protocol {other}")));
         }
         assert!(Handshake::parse(b"hello").is_err());
+        assert!(!h.capabilities.fetches);
+        let fetching = Handshake::parse(
+            br#"{"protocol": 1, "version": "1", "capabilities": {"fetches": true}}"#,
+        )
+        .unwrap();
+        assert!(fetching.capabilities.fetches && !fetching.batches());
+    }
+
+    #[test]
+    fn fetch_requests_name_the_robots_url_and_carry_no_body() {
+        let mut out = Vec::new();
+        write_fetch_request(
+            &mut out,
+            3,
+            "http://127.0.0.2:9/robots.txt",
+            2500,
+            [("b\u{f6}t", "http://127.0.0.2:9/p")],
+        );
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.is_ascii() && text.ends_with("]}\n"), "{text}");
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            back,
+            json!({"id": 3, "robots_url": "http://127.0.0.2:9/robots.txt", "timeout_ms": 2500,
+                   "queries": [{"agent": "b\u{f6}t", "url": "http://127.0.0.2:9/p"}]})
+        );
     }
 
     #[test]

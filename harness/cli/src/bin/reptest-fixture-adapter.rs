@@ -152,6 +152,7 @@ fn handshake_of(output: &mut impl Write, full_urls: bool, version: u64) -> std::
         capabilities: HandshakeCapabilities {
             full_urls,
             reports_line: false,
+            fetches: false,
         },
     };
     protocol::write_line(output, &handshake)?;

@@ -28,3 +28,28 @@ pub fn read_in_background(mut pipe: impl Read + Send + 'static) -> JoinHandle<St
 pub fn words(line: &str) -> Vec<String> {
     line.split_whitespace().map(str::to_string).collect()
 }
+
+/// The processes, other than `except`, whose environment carries `tag`, and that are not
+/// zombies (Linux: read from /proc). A test sets `REPTEST_TEST_TAG=<tag>` on the reptest it
+/// starts, which every process it starts inherits, to find what is left of a run.
+pub fn tagged(tag: &str, except: u32) -> Vec<u32> {
+    let needle = format!("REPTEST_TEST_TAG={tag}");
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| pid != except)
+        .filter(|pid| {
+            let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+            let alive = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|s| s.rsplit_once(')').map(|(_, r)| r.trim_start().to_string()))
+                .is_some_and(|state| !state.starts_with(['Z', 'X']));
+            alive
+                && environ
+                    .split(|&b| b == 0)
+                    .any(|entry| entry == needle.as_bytes())
+        })
+        .collect()
+}

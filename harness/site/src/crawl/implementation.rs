@@ -6,21 +6,22 @@
 //! plain body is `unsupported` ([`PLAIN_CASES`]).
 //!
 //! For one case, each product token of its queries gets one crawl: the site serves the
-//! case's robots.txt the way its fetch outcome says ([`scenario_for`]), its start page
+//! case's robots.txt the way its fetch outcome says ([`crate::scenario_for`]), its start page
 //! links the path of every query with that token, the crawler runs with the token as its
 //! agent, and each query's verdict is read from the request log: fetched is `allowed`,
 //! not fetched is `disallowed` ([`Crawler::run`]). A query for `/robots.txt` itself is
 //! `allowed` when the crawler requested it (§2.2.2: "The /robots.txt URI is implicitly
-//! allowed"). What one fetch cannot show (a cached copy, §2.4) is `unsupported`; a page
+//! allowed"). The scenario, the
+//! pages and the site's bounded lifetime are [`crate::served`]'s, shared with the libraries
+//! that fetch through their own API. What one fetch cannot show (a cached copy, §2.4) is `unsupported`; a page
 //! not fetched by a crawler ended at its time limit is `timeout`, not a verdict.
 
-use reptest_core::url::QueryUrl;
 use reptest_core::{
     Availability, Capabilities, CaseInput, ImplInfo, ImplKind, Implementation, Outcome,
 };
 
 use super::crawler::Crawler;
-use crate::fetch::scenario_for;
+use crate::served::{case_scenario, page_of};
 
 /// Why a case without a fetch outcome is `unsupported` for a crawler.
 pub const PLAIN_CASES: &str = "crawlers are judged on the access method, the cases with a \
@@ -68,11 +69,6 @@ impl CrawlerImplementation {
     }
 }
 
-/// The path a query's URL is fetched at on the site (path and query).
-fn page_of(url: &str) -> String {
-    QueryUrl::new(url).path().into_owned()
-}
-
 impl Implementation for CrawlerImplementation {
     fn info(&self) -> &ImplInfo {
         &self.info
@@ -96,7 +92,7 @@ impl Implementation for CrawlerImplementation {
         if case.fetch.is_none() {
             return vec![Outcome::Unsupported(PLAIN_CASES.into()); count];
         }
-        let scenario = match scenario_for(case.fetch, case.robots) {
+        let scenario = match case_scenario(case) {
             Ok(scenario) => scenario,
             Err(why) => return vec![Outcome::Unsupported(why); count],
         };

@@ -62,6 +62,7 @@ mod run;
 
 pub use crawler::{Crawler, Package};
 pub use group::kill_running;
+pub(crate) use group::TERM_GRACE;
 pub use implementation::{CrawlerImplementation, PLAIN_CASES};
 pub use judge::{PageVerdict, Verdict};
 pub use known::{

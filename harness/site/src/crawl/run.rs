@@ -9,16 +9,14 @@ use std::time::{Duration, Instant};
 use crate::error::Error;
 use crate::log::Request;
 use crate::scenario::Scenario;
+use crate::served::options_for;
 use crate::server::{Options, Site, StopReason};
 
 use super::capture::Capture;
 use super::crawler::{check_agent, Crawler, Values};
-use super::group::{Group, TERM_GRACE};
+use super::group::Group;
 use super::judge::{judge, PageVerdict, Verdict};
 
-/// How much longer than the crawler's time limit the site lives by default, so the site
-/// is still there while the crawler is being ended.
-const SITE_MARGIN: Duration = Duration::from_secs(5);
 /// How long the output readers get, once the group is ended, to reach the end of their
 /// streams.
 const DRAIN: Duration = Duration::from_millis(500);
@@ -155,7 +153,8 @@ pub struct Crawl {
 
 impl Crawler {
     /// Runs it against `scenario` (whose `pages` are the queried paths) with `agent`, and
-    /// judges it. The site lives for the time limit plus a margin.
+    /// judges it. The site lives for the time limit plus a margin
+    /// ([`options_for`]).
     ///
     /// Only setting up is an error (an invalid crawler or scenario, a program that cannot
     /// be started); whatever the crawler does once running is in the report.
@@ -187,7 +186,7 @@ impl Crawler {
 
     /// Starts it against `scenario` with `agent`, without waiting.
     pub fn start(&self, scenario: &Scenario, agent: &str) -> Result<Crawl, Error> {
-        let options = Options::new().lifetime(self.time_limit() + TERM_GRACE + SITE_MARGIN);
+        let options = options_for(self.time_limit());
         self.start_with(&options, scenario, agent)
     }
 

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"testing"
+	"time"
 
 	"reptest/adapters/internal/protocol"
 )
@@ -56,5 +60,49 @@ func TestBatch(t *testing.T) {
 	}
 	if _, err := Parse([]byte("Disallow: /x\n")); err == nil {
 		t.Error("Parse of a rule before any User-agent: want the library's parse error")
+	}
+}
+
+// TestFetch: net/http fetches from a loopback server (httptest binds 127.0.0.1) and
+// FromResponse decides from the status: 2xx rules followed, 4xx (403 included) allow
+// all, 5xx disallow all; a refused connection is net/http's error, not a verdict.
+func TestFetch(t *testing.T) {
+	status := 200
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/moved" {
+			http.Redirect(w, r, "/robots.txt", http.StatusMovedPermanently)
+			return
+		}
+		w.WriteHeader(status)
+		io.WriteString(w, "User-agent: *\nDisallow: /private\n")
+	}))
+	defer srv.Close()
+	for _, c := range []struct {
+		status          int
+		path            string
+		private, public bool
+	}{
+		{200, "/robots.txt", false, true},
+		{200, "/moved", false, true},
+		{404, "/robots.txt", true, true},
+		{403, "/robots.txt", true, true},
+		{503, "/robots.txt", false, false},
+	} {
+		status = c.status
+		m, err := Fetch(srv.URL+c.path, 2*time.Second)
+		if err != nil {
+			t.Fatalf("%d %s: %v", c.status, c.path, err)
+		}
+		private, _ := m("bot", "/private")
+		public, _ := m("bot", "/public")
+		if private.Allowed != c.private || public.Allowed != c.public {
+			t.Errorf("%d %s: private %v public %v, want %v %v", c.status, c.path, private.Allowed, public.Allowed, c.private, c.public)
+		}
+	}
+	closed := httptest.NewServer(http.NotFoundHandler())
+	url := closed.URL + "/robots.txt"
+	closed.Close()
+	if _, err := Fetch(url, time.Second); err == nil {
+		t.Error("a refused connection: want net/http's error")
 	}
 }

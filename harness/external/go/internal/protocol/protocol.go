@@ -3,7 +3,10 @@
 // decoding of the body, ASCII-only JSON answers, and errors and panics reported as
 // {"id", "error"} answers. Each library's cmd/<name>/main.go supplies either a Check
 // function (protocol 1: Main) or a Parse function (protocol 2: MainBatch), which parses
-// a request's body once and returns a Matcher asked once per query of the request.
+// a request's body once and returns a Matcher asked once per query of the request. A
+// library that fetches through its own API also supplies a Fetch function
+// (MainFetching): fetch requests (capability `fetches`) name the robots.txt URL on
+// reptest's loopback site instead of carrying a body.
 package protocol
 
 import (
@@ -31,6 +34,8 @@ type Info struct {
 	FullURLs bool
 	// ReportsLine: answers carry the deciding rule's 1-based line when known.
 	ReportsLine bool
+	// Fetches: the adapter takes fetch requests (set by MainFetching / ServeFetching).
+	Fetches bool
 }
 
 // Verdict is a library's answer to one request.
@@ -49,14 +54,21 @@ type Matcher func(agent, url string) (Verdict, error)
 // Parse parses one request's body (protocol 2) into a Matcher for that request alone.
 type Parse func(body []byte) (Matcher, error)
 
+// Fetch fetches the robots.txt at robotsURL through the library's own fetching path,
+// taking at most timeout, into a Matcher for that request alone.
+type Fetch func(robotsURL string, timeout time.Duration) (Matcher, error)
+
 // Request is one decoded request line.
 type request struct {
 	ID        *int64  `json:"id"`
 	RobotsB64 *string `json:"robots_b64"`
 	Agent     *string `json:"agent"`
 	URL       *string `json:"url"`
-	// Queries makes it a batch request (protocol 2).
+	// Queries makes it a batch request (protocol 2), or, with RobotsURL, a fetch request.
 	Queries *[]query `json:"queries"`
+	// RobotsURL makes it a fetch request (capability `fetches`), with TimeoutMS.
+	RobotsURL *string `json:"robots_url"`
+	TimeoutMS *int64  `json:"timeout_ms"`
 }
 
 type query struct {
@@ -97,10 +109,12 @@ func HandshakeVersion(info Info, version int) []byte {
 		Capabilities struct {
 			FullURLs    bool `json:"full_urls"`
 			ReportsLine bool `json:"reports_line"`
+			Fetches     bool `json:"fetches,omitempty"`
 		} `json:"capabilities"`
 	}{Protocol: version, Name: info.Name, Version: ModuleVersion(info.Module), Language: "Go"}
 	hs.Capabilities.FullURLs = info.FullURLs
 	hs.Capabilities.ReportsLine = info.ReportsLine
+	hs.Capabilities.Fetches = info.Fetches
 	out, err := json.Marshal(hs)
 	if err != nil {
 		panic(err) // cannot happen for this struct
@@ -220,9 +234,15 @@ func HandleBatch(line []byte, parse Parse) []byte {
 		}
 	}
 	m, perr := safeParse(parse, body)
+	return answers(*req.ID, queries, m, perr)
+}
+
+// answers formats the one-line answer of a request of many queries against one parse
+// (or one fetch): perr is an error for every query, a failing check for its query only.
+func answers(id int64, queries []query, m Matcher, perr error) []byte {
 	out := make([]byte, 0, 32+32*len(queries))
 	out = append(out, `{"id":`...)
-	out = strconv.AppendInt(out, *req.ID, 10)
+	out = strconv.AppendInt(out, id, 10)
 	out = append(out, `,"answers":[`...)
 	for i, q := range queries {
 		if i > 0 {
@@ -241,6 +261,43 @@ func HandleBatch(line []byte, parse Parse) []byte {
 		out = append(out, '}')
 	}
 	return append(out, ']', '}')
+}
+
+// HandleFetching answers one request line of an adapter that fetches: a fetch request
+// (`robots_url`) is fetched once with fetch and answered like a batch; any other request
+// goes to HandleBatch with parse.
+func HandleFetching(line []byte, parse Parse, fetch Fetch) []byte {
+	var req request
+	if err := json.Unmarshal(line, &req); err != nil || req.RobotsURL == nil {
+		return HandleBatch(line, parse)
+	}
+	if req.ID == nil {
+		return Answer(nil, Verdict{}, errors.New("bad request: no integer id"))
+	}
+	if req.Queries == nil || req.TimeoutMS == nil || *req.TimeoutMS <= 0 {
+		return Answer(req.ID, Verdict{}, errors.New("bad request: a fetch request needs queries and a positive timeout_ms"))
+	}
+	queries := *req.Queries
+	for _, q := range queries {
+		if q.Agent == nil || q.URL == nil {
+			return Answer(req.ID, Verdict{}, errors.New("bad request: every query needs agent and url"))
+		}
+	}
+	m, ferr := safeFetch(fetch, *req.RobotsURL, time.Duration(*req.TimeoutMS)*time.Millisecond)
+	return answers(*req.ID, queries, m, ferr)
+}
+
+func safeFetch(fetch Fetch, robotsURL string, timeout time.Duration) (m Matcher, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	m, err = fetch(robotsURL, timeout)
+	if err == nil && m == nil {
+		err = errors.New("the library fetched nothing")
+	}
+	return m, err
 }
 
 func safeParse(parse Parse, body []byte) (m Matcher, err error) {
@@ -363,6 +420,13 @@ func ServeBatch(in io.Reader, out io.Writer, info Info, parse Parse) error {
 	return serve(in, out, HandshakeVersion(info, 2), func(line []byte) []byte { return HandleBatch(line, parse) })
 }
 
+// ServeFetching runs protocol 2 with the capability `fetches` on in and out until in
+// ends: fetch requests go to fetch, every other request to parse.
+func ServeFetching(in io.Reader, out io.Writer, info Info, parse Parse, fetch Fetch) error {
+	info.Fetches = true
+	return serve(in, out, HandshakeVersion(info, 2), func(line []byte) []byte { return HandleFetching(line, parse, fetch) })
+}
+
 func serve(in io.Reader, out io.Writer, handshake []byte, handle func([]byte) []byte) error {
 	o := newOutput(out)
 	if err := o.WriteLine(handshake); err != nil {
@@ -410,6 +474,15 @@ func Main(info Info, check Check) {
 // library that parses once and checks many.
 func MainBatch(info Info, parse Parse) {
 	if err := ServeBatch(os.Stdin, os.Stdout, info, parse); err != nil {
+		fmt.Fprintf(os.Stderr, "%s adapter: %v\n", info.Name, err)
+		os.Exit(1)
+	}
+}
+
+// MainFetching serves protocol 2 with the capability `fetches` on stdin/stdout and
+// exits; for cmd/<name>/main.go of a library that parses once and also fetches itself.
+func MainFetching(info Info, parse Parse, fetch Fetch) {
+	if err := ServeFetching(os.Stdin, os.Stdout, info, parse, fetch); err != nil {
 		fmt.Fprintf(os.Stderr, "%s adapter: %v\n", info.Name, err)
 		os.Exit(1)
 	}

@@ -208,3 +208,53 @@ func TestServeBatch(t *testing.T) {
 		t.Errorf("%d parses, want one per request that reached the library (5)", parses)
 	}
 }
+
+// TestServeFetching: the handshake says `fetches`; a fetch request is fetched once and
+// answered like a batch, a failed fetch is an error for every query, and body requests
+// still go to parse.
+func TestServeFetching(t *testing.T) {
+	var fetched []string
+	fetch := func(robotsURL string, timeout time.Duration) (Matcher, error) {
+		fetched = append(fetched, fmt.Sprintf("%s %v", robotsURL, timeout))
+		if strings.HasSuffix(robotsURL, "/bad") {
+			return nil, errors.New("refused")
+		}
+		return func(agent, url string) (Verdict, error) {
+			return Verdict{Allowed: strings.HasSuffix(url, "/yes")}, nil
+		}, nil
+	}
+	parse := func(body []byte) (Matcher, error) {
+		return func(agent, url string) (Verdict, error) { return Verdict{Allowed: true}, nil }, nil
+	}
+	in := strings.Join([]string{
+		`{"id":1,"robots_url":"http://127.0.0.1:1/robots.txt","timeout_ms":1500,"queries":[{"agent":"a","url":"/yes"},{"agent":"a","url":"/no"}]}`,
+		`{"id":2,"robots_url":"http://127.0.0.1:1/bad","timeout_ms":100,"queries":[{"agent":"a","url":"/x"}]}`,
+		`{"id":3,"robots_url":"u","queries":[]}`,
+		`{"id":4,"robots_b64":"","agent":"a","url":"/"}`,
+	}, "\n") + "\n"
+	var out strings.Builder
+	if err := ServeFetching(strings.NewReader(in), &out, Info{Name: "x"}, parse, fetch); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if !strings.Contains(lines[0], `"fetches":true`) || !strings.Contains(lines[0], `"protocol":2`) {
+		t.Errorf("handshake %s", lines[0])
+	}
+	want := []string{
+		`{"id":1,"answers":[{"verdict":"allowed"},{"verdict":"disallowed"}]}`,
+		`{"id":2,"answers":[{"error":"refused"}]}`,
+		`{"id":3,"error":"bad request: a fetch request needs queries and a positive timeout_ms"}`,
+		`{"id":4,"verdict":"allowed"}`,
+	}
+	for i, w := range want {
+		if lines[i+1] != w {
+			t.Errorf("answer %d: %s, want %s", i+1, lines[i+1], w)
+		}
+	}
+	if len(fetched) != 2 || fetched[0] != "http://127.0.0.1:1/robots.txt 1.5s" {
+		t.Errorf("fetched %v", fetched)
+	}
+	if strings.Contains(string(Handshake(Info{Name: "x"})), "fetches") {
+		t.Error("a handshake without Fetches must not mention it")
+	}
+}

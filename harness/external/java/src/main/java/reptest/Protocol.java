@@ -16,7 +16,9 @@ import java.util.Properties;
  * (harness/PROTOCOL.md): the handshake, a line loop over stdin, base64 bodies, ASCII-only JSON
  * answers, and exceptions (any Throwable) reported as {"id", "error"} answers. Each library
  * supplies a {@link Library} (protocol 1), or a {@link BatchLibrary} (protocol 2), which parses
- * a request's body once and answers each of its queries with the {@link Matcher} it returns.
+ * a request's body once and answers each of its queries with the {@link Matcher} it returns. A
+ * {@link FetchingLibrary} also fetches: fetch requests (capability {@code fetches}) name the
+ * robots.txt URL on reptest's loopback site instead of carrying a body.
  */
 public final class Protocol {
   private Protocol() {}
@@ -63,6 +65,15 @@ public final class Protocol {
   }
 
   /**
+   * A library judged through its own fetching path too (capability {@code fetches}): {@link
+   * #fetch} gets the robots.txt at a URL (taking at most the timeout) into a {@link Matcher} for
+   * that request alone.
+   */
+  public interface FetchingLibrary extends BatchLibrary {
+    Matcher fetch(String robotsUrl, java.time.Duration timeout) throws Exception;
+  }
+
+  /**
    * The version of a Maven artifact on the class path, from its
    * META-INF/maven/GROUP/ARTIFACT/pom.properties (kept by the shaded jar), else "unknown".
    */
@@ -93,8 +104,11 @@ public final class Protocol {
     sb.append(",\"language\":\"Java\",\"capabilities\":{\"full_urls\":")
         .append(lib.fullUrls())
         .append(",\"reports_line\":")
-        .append(lib.reportsLine())
-        .append("}}");
+        .append(lib.reportsLine());
+    if (lib instanceof FetchingLibrary) {
+      sb.append(",\"fetches\":true");
+    }
+    sb.append("}}");
     return sb.toString();
   }
 
@@ -111,6 +125,9 @@ public final class Protocol {
         return error(null, "bad request: no integer id");
       }
       id = rawId;
+      if (lib instanceof FetchingLibrary fetchingLib && req.containsKey("robots_url")) {
+        return fetchBatch(id, req, fetchingLib);
+      }
       if (lib instanceof BatchLibrary batchLib && req.containsKey("queries")) {
         return batch(id, req, batchLib);
       }
@@ -172,6 +189,43 @@ public final class Protocol {
     } catch (Throwable t) { // StackOverflowError from java.util.regex included
       parseError = describe(t);
     }
+    return answers(id, queries, matcher, parseError);
+  }
+
+  /**
+   * The answer line of a fetch request: one fetch through the library, one answer per query, in
+   * order; a failed fetch is an error for every query.
+   */
+  static String fetchBatch(Object id, Map<?, ?> req, FetchingLibrary lib) {
+    if (!(req.get("robots_url") instanceof String robotsUrl)
+        || !(req.get("timeout_ms") instanceof Long timeoutMs)
+        || timeoutMs <= 0
+        || !(req.get("queries") instanceof java.util.List<?> queries)) {
+      return error(
+          id, "bad request: robots_url, a positive timeout_ms and queries (an array) are required");
+    }
+    for (Object q : queries) {
+      if (!(q instanceof Map<?, ?> m)
+          || !(m.get("agent") instanceof String)
+          || !(m.get("url") instanceof String)) {
+        return error(id, "bad request: every query needs string agent and url");
+      }
+    }
+    Matcher matcher = null;
+    String fetchError = null;
+    try {
+      matcher = lib.fetch(robotsUrl, java.time.Duration.ofMillis(timeoutMs));
+      if (matcher == null) {
+        fetchError = "library fetched nothing";
+      }
+    } catch (Throwable t) {
+      fetchError = describe(t);
+    }
+    return answers(id, queries, matcher, fetchError);
+  }
+
+  /** One line of answers, one per query, against one parse (or fetch) or its error. */
+  static String answers(Object id, java.util.List<?> queries, Matcher matcher, String parseError) {
     StringBuilder sb = new StringBuilder(32 + 32 * queries.size());
     sb.append("{\"id\":").append(id).append(",\"answers\":[");
     boolean first = true;

@@ -71,6 +71,60 @@ class AdapterTest {
         CrawlerCommons.robotsTxtUrl("https://example.com:8080/a/b?c#d"));
   }
 
+  /**
+   * crawler-commons through the adapter's fetch (java.net.http, on a loopback server): a 2xx body
+   * goes to parseContent, any other status to failedFetch.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void crawlerCommonsFetches() throws Exception {
+    int[] status = {200};
+    java.util.List<String> paths = new java.util.ArrayList<>();
+    com.sun.net.httpserver.HttpServer server =
+        com.sun.net.httpserver.HttpServer.create(
+            new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      paths.add(exchange.getRequestURI().getPath());
+      byte[] body = bytes(PRIVATE);
+      exchange.sendResponseHeaders(status[0], body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    server.start();
+    try {
+      Protocol.Library lib = Adapter.library("crawler-commons");
+      assertTrue(Protocol.handshake(lib).contains("\"fetches\":true"), Protocol.handshake(lib));
+      String origin = "http://127.0.0.1:" + server.getAddress().getPort();
+      String line = "{\"id\": 3, \"robots_url\": \"" + origin + "/robots.txt\", \"timeout_ms\": 5000,"
+          + " \"queries\": [{\"agent\": \"bot\", \"url\": \"" + origin + "/private\"},"
+          + " {\"agent\": \"bot\", \"url\": \"" + origin + "/public\"}]}";
+      java.util.function.IntFunction<String> answer = s -> {
+        status[0] = s;
+        return Protocol.handle(line, lib);
+      };
+      assertEquals("{\"id\":3,\"answers\":[{\"verdict\":\"disallowed\"},{\"verdict\":\"allowed\"}]}",
+          answer.apply(200));
+      // RFC 9309 §2.3.1.3: a 4xx lets a crawler access anything; failedFetch allows all.
+      assertEquals("{\"id\":3,\"answers\":[{\"verdict\":\"allowed\"},{\"verdict\":\"allowed\"}]}",
+          answer.apply(404));
+      // §2.3.1.4: a 5xx is complete disallow; failedFetch disallows all.
+      assertEquals("{\"id\":3,\"answers\":[{\"verdict\":\"disallowed\"},{\"verdict\":\"disallowed\"}]}",
+          answer.apply(503));
+      assertEquals(java.util.List.of("/robots.txt", "/robots.txt", "/robots.txt"), paths);
+      // Body requests still work.
+      assertEquals("disallowed", verdict(lib, bytes(PRIVATE), "bot", "https://example.com/private"));
+    } finally {
+      server.stop(0);
+    }
+    // Nothing listens any more: the fetch fails, an error for every query, never a verdict.
+    String refused = Protocol.handle("{\"id\": 4, \"robots_url\": \"http://127.0.0.1:"
+        + server.getAddress().getPort() + "/robots.txt\", \"timeout_ms\": 2000, \"queries\":"
+        + " [{\"agent\": \"bot\", \"url\": \"http://127.0.0.1/\"}]}", Adapter.library("crawler-commons"));
+    assertTrue(refused.startsWith("{\"id\":4,\"answers\":[{\"error\":"), refused);
+    assertTrue(Protocol.handle("{\"id\": 5, \"robots_url\": \"x\", \"queries\": []}",
+        Adapter.library("crawler-commons")).contains("\"error\""));
+  }
+
   @Test
   void panforgeRobots() {
     Protocol.Library lib = Adapter.library("panforge-robots");
