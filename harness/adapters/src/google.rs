@@ -38,6 +38,7 @@ impl Google {
                 capabilities: Capabilities {
                     full_urls: true,
                     fetch_outcomes: false,
+                    fetches: false,
                     reports_line: true,
                 },
                 kind: reptest_core::ImplKind::InProcess,

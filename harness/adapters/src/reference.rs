@@ -20,6 +20,7 @@ impl Reference {
                 capabilities: Capabilities {
                     full_urls: true,
                     fetch_outcomes: true,
+                    fetches: false,
                     reports_line: true,
                 },
                 kind: reptest_core::ImplKind::InProcess,

@@ -66,6 +66,7 @@ fn crawlers_are_listed_available_with_the_crawler_capability() {
         assert_eq!(crawler["kind"], "crawler");
         assert_eq!(crawler["available"], true, "{crawler}");
         assert_eq!(crawler["capabilities"]["fetch_outcomes"], true);
+        assert_eq!(crawler["capabilities"]["fetches"], true);
     }
 }
 

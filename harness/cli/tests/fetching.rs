@@ -76,6 +76,7 @@ fn at_least_four_adapters_fetch_through_their_own_api() {
             i["kind"] == "process"
                 && i["available"] == true
                 && i["capabilities"]["fetch_outcomes"] == true
+                && i["capabilities"]["fetches"] == true
         })
         .filter_map(|i| i["name"].as_str())
         .collect();
@@ -86,6 +87,7 @@ fn at_least_four_adapters_fetch_through_their_own_api() {
     // The others take bodies only.
     let protego = list.iter().find(|i| i["name"] == "python-protego").unwrap();
     assert_eq!(protego["capabilities"]["fetch_outcomes"], false);
+    assert_eq!(protego["capabilities"]["fetches"], false);
 }
 
 /// `reptest run` with `args`, its matrix read back as query id -> outcome per column.

@@ -74,6 +74,10 @@ pub struct Capabilities {
     /// Models the access method of RFC 9309 §2.3.1 (HTTP status, redirects, caching);
     /// cases with a fetch outcome are unsupported without it.
     pub fetch_outcomes: bool,
+    /// Fetches `/robots.txt` over HTTP itself (through its library's own fetching API,
+    /// or as a crawler): its fetch cases are served on the loopback site (RFC 9309
+    /// §2.3–2.5 judged over real HTTP), not described to it.
+    pub fetches: bool,
     /// Reports the line of the deciding rule.
     pub reports_line: bool,
 }

@@ -105,7 +105,9 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
         } else {
             "paths only (the harness passes the path of each URL)"
         },
-        if entry.fetch_outcomes {
+        if entry.fetches {
+            "fetches /robots.txt itself over HTTP, so its fetch cases (RFC 9309 §2.3.1) are served on the loopback site"
+        } else if entry.fetch_outcomes {
             "models fetch outcomes (RFC 9309 §2.3.1)"
         } else {
             "takes a body only (fetch-outcome queries are unsupported)"

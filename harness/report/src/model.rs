@@ -144,6 +144,9 @@ pub struct ImplEntry {
     pub full_urls: bool,
     /// Takes fetch outcomes (RFC 9309 §2.3.1).
     pub fetch_outcomes: bool,
+    /// Fetches `/robots.txt` itself over HTTP: its fetch cases were served on the
+    /// loopback site, not described to it.
+    pub fetches: bool,
     /// Reports the deciding line.
     pub reports_line: bool,
     /// Wall time for the whole corpus, in seconds.
@@ -443,6 +446,7 @@ impl Report {
                 language: info.language.clone(),
                 full_urls: info.capabilities.full_urls,
                 fetch_outcomes: info.capabilities.fetch_outcomes,
+                fetches: info.capabilities.fetches,
                 reports_line: info.capabilities.reports_line,
                 seconds: elapsed.as_secs_f64(),
                 slowest_cases: run

@@ -194,6 +194,7 @@ impl CrateAdapter {
                 capabilities: Capabilities {
                     full_urls,
                     fetch_outcomes: false,
+                    fetches: false,
                     reports_line: false,
                 },
                 kind: reptest_core::ImplKind::InProcess,

@@ -45,6 +45,7 @@ impl PerQuery {
                 capabilities: Capabilities {
                     full_urls: *full_urls,
                     fetch_outcomes: false,
+                    fetches: false,
                     reports_line: false,
                 },
                 kind: reptest_core::ImplKind::Process,

@@ -160,6 +160,8 @@ impl Persistent {
                 // (feature `crawlers`) it takes bodies only.
                 fetch_outcomes: cfg!(feature = "crawlers")
                     && handshake.is_some_and(|h| h.capabilities.fetches),
+                fetches: cfg!(feature = "crawlers")
+                    && handshake.is_some_and(|h| h.capabilities.fetches),
                 reports_line: handshake.is_some_and(|h| h.capabilities.reports_line),
             },
             kind: reptest_core::ImplKind::Process,

@@ -41,6 +41,8 @@ pub fn run(args: Args) -> Outcome {
                         "full_urls": info.capabilities.full_urls,
                         "fetch_outcomes": info.capabilities.fetch_outcomes,
                         "reports_line": info.capabilities.reports_line,
+                        // Fetches robots.txt itself over HTTP (library API or crawler).
+                        "fetches": info.capabilities.fetches,
                         // Judged as a black box by what it fetches on the loopback site.
                         "crawler": info.kind == reptest::ImplKind::Crawler,
                     },
@@ -81,6 +83,8 @@ pub fn run(args: Args) -> Outcome {
                 }
                 if info.kind == reptest::ImplKind::Crawler {
                     words.push("crawler");
+                } else if caps.fetches {
+                    words.push("fetches");
                 }
                 if caps.reports_line {
                     words.push("lines");

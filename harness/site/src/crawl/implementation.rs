@@ -56,6 +56,7 @@ impl CrawlerImplementation {
             capabilities: Capabilities {
                 full_urls: true,
                 fetch_outcomes: true,
+                fetches: true,
                 reports_line: false,
             },
             kind: ImplKind::Crawler,
