@@ -22,6 +22,7 @@ use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
 use reptest_fuzz_diff::attribution::Attribution;
 use serde::{Deserialize, Serialize};
 
+use crate::breaker::{self, Answers, Breakers};
 use crate::tally::{Example, NewGroup, StatusRow, Tally, EXAMPLE_BODY_LIMIT};
 use crate::{derive, AccessBranch, Cut, Error, Shard, StatusFamily, SurveyFile};
 
@@ -47,6 +48,9 @@ pub struct Header {
     pub decided_by: ImplEntry,
     /// The catalogue's questions (id and text), for the reports.
     pub questions: Vec<QuestionEntry>,
+    /// The circuit breaker's settings ([`crate::breaker`]).
+    #[serde(default)]
+    pub breaker: breaker::Limits,
 }
 
 /// An implementation's name and version.
@@ -123,6 +127,8 @@ pub struct Options {
     pub shard: Shard,
     /// Read at most this many files of the input (before sharding).
     pub limit: Option<u64>,
+    /// The circuit breaker's settings.
+    pub breaker: breaker::Limits,
 }
 
 impl Default for Options {
@@ -132,6 +138,7 @@ impl Default for Options {
             queries_per_file: 20,
             shard: Shard::WHOLE,
             limit: None,
+            breaker: breaker::Limits::default(),
         }
     }
 }
@@ -193,6 +200,7 @@ pub fn survey_files(
             .collect(),
         decided_by: ImplEntry::of(setup.decider),
         questions: setup.questions.clone(),
+        breaker: options.breaker,
     };
     let n = setup.implementations.len();
     let decider_at = setup
@@ -204,6 +212,7 @@ pub fn survey_files(
         options,
         decider_at,
         input,
+        breakers: Breakers::new(options.breaker, n),
     };
     // External adapters keep worker threads waiting on pipes: twice as many threads as
     // cores keep pooled adapter processes busy (as the corpus runner does).
@@ -273,6 +282,7 @@ struct Context<'a> {
     options: &'a Options,
     decider_at: Option<usize>,
     input: &'a str,
+    breakers: Breakers,
 }
 
 impl Context<'_> {
@@ -321,12 +331,30 @@ impl Context<'_> {
             fetch: None,
             queries: &inputs,
         };
-        let outcomes: Vec<Vec<Outcome>> = implementations
+        let answers: Vec<Answers> = implementations
             .iter()
-            .map(|i| evaluate(*i, &case))
+            .enumerate()
+            .map(|(i, implementation)| {
+                self.breakers
+                    .evaluate(i, *implementation, &case, Some(i) == self.decider_at)
+            })
             .collect();
+        for (mine, answers) in t.implementations.iter_mut().zip(&answers) {
+            let b = &mut mine.breaker;
+            match answers {
+                Answers::Asked {
+                    tripped, opened, ..
+                } => {
+                    b.files_tripped = u64::from(*tripped);
+                    b.opened = u64::from(*opened);
+                }
+                Answers::Skipped => b.files_skipped = 1,
+            }
+        }
         let decided: Vec<Option<bool>> = match self.decider_at {
-            Some(at) => outcomes[at].iter().map(Outcome::allowed).collect(),
+            Some(at) => (0..queries.len())
+                .map(|q| answers[at].outcome(q).and_then(Outcome::allowed))
+                .collect(),
             None => evaluate(self.setup.decider, &case)
                 .iter()
                 .map(Outcome::allowed)
@@ -340,19 +368,23 @@ impl Context<'_> {
         let mut new_seen = BTreeSet::new();
         let locator = file.source.strip_prefix(self.input).unwrap_or(&file.source);
         for (q, query) in queries.iter().enumerate() {
-            let verdicts: Vec<Option<bool>> = outcomes.iter().map(|o| o[q].allowed()).collect();
-            for (i, outcome) in outcomes.iter().enumerate() {
+            let verdicts: Vec<Option<bool>> = answers
+                .iter()
+                .map(|a| a.outcome(q).and_then(Outcome::allowed))
+                .collect();
+            for (i, answer) in answers.iter().enumerate() {
                 let mine = &mut t.implementations[i];
                 mine.asked += 1;
-                match &outcome[q] {
-                    Outcome::Verdict { allowed, .. } => {
+                match answer.outcome(q) {
+                    Some(Outcome::Verdict { allowed, .. }) => {
                         mine.verdicts += 1;
                         mine.allowed += u64::from(*allowed);
                     }
-                    Outcome::Error(_) => mine.missing.error += 1,
-                    Outcome::Timeout(_) => mine.missing.timeout += 1,
-                    Outcome::Crash(_) => mine.missing.crash += 1,
-                    Outcome::Unsupported(_) => mine.missing.unsupported += 1,
+                    Some(Outcome::Error(_)) => mine.missing.error += 1,
+                    Some(Outcome::Timeout(_)) => mine.missing.timeout += 1,
+                    Some(Outcome::Crash(_)) => mine.missing.crash += 1,
+                    Some(Outcome::Unsupported(_)) => mine.missing.unsupported += 1,
+                    None => mine.missing.skipped += 1,
                 }
                 if let (Some(v), Some(d)) = (verdicts[i], decided[q]) {
                     mine.decided.queries += 1;

@@ -90,6 +90,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod breaker;
 pub mod engine;
 mod error;
 mod file;

@@ -3,8 +3,10 @@
 //! Each library gets one small file with its pinned version and a [`Prepare`] function:
 //! given the body of one case, it returns a [`Checker`] that answers one query. Parsing
 //! once per case happens in `Prepare` when the library parses independently of the
-//! agent; a library that selects the agent's group while parsing parses inside the
-//! checker, so every query gets a fresh parser.
+//! agent; a library that selects the agent's group while parsing (or the origin's rules)
+//! parses inside the checker, once per product token (or origin) of the case through
+//! [`ParsedBy`], so the queries of one agent share one parse; only a library whose API
+//! parses on every check (`robotstxt`) parses once per query.
 //!
 //! Everything else is shared by [`CrateAdapter`]:
 //!
@@ -156,6 +158,44 @@ impl<'q> Query<'q> {
     /// The robots.txt URL of the query URL's origin.
     pub fn robots_url(&self) -> String {
         self.url().robots_url()
+    }
+}
+
+/// What a library parsed from one case's body for one key (a product token, or an
+/// origin), kept for the case's other queries with that key: libraries that keep only
+/// one agent's group while parsing then parse once per agent of a case, not once per
+/// query. The parse's error is kept too, so every query of the key gets the same answer
+/// it would have got from a parse of its own. A checker's cache dies with it, and a
+/// checker that panicked is replaced by a fresh one ([`answer_all`]), cache and all.
+pub(crate) struct ParsedBy<T> {
+    parsed: RefCell<std::collections::HashMap<String, Result<T, String>>>,
+}
+
+impl<T> ParsedBy<T> {
+    /// An empty cache.
+    pub(crate) fn new() -> ParsedBy<T> {
+        ParsedBy {
+            parsed: RefCell::new(std::collections::HashMap::new()),
+        }
+    }
+
+    /// `check` applied to what `parse` gives for `key`, parsing only the first time
+    /// `key` is asked.
+    pub(crate) fn check(
+        &self,
+        key: &str,
+        parse: impl FnOnce() -> Result<T, String>,
+        check: impl FnOnce(&T) -> Result<bool, String>,
+    ) -> Result<bool, String> {
+        if !self.parsed.borrow().contains_key(key) {
+            let parsed = parse();
+            self.parsed.borrow_mut().insert(key.to_owned(), parsed);
+        }
+        match self.parsed.borrow().get(key) {
+            Some(Ok(parsed)) => check(parsed),
+            Some(Err(why)) => Err(why.clone()),
+            None => unreachable!("inserted above"),
+        }
     }
 }
 
@@ -459,6 +499,33 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(outcomes[1].allowed(), Some(true));
+    }
+
+    #[test]
+    fn parsed_by_parses_once_per_key_and_keeps_the_error() {
+        let parses = Cell::new(0);
+        let parse = |key: &str| {
+            parses.set(parses.get() + 1);
+            if key == "bad" {
+                Err("bad key".to_string())
+            } else {
+                Ok(key.len())
+            }
+        };
+        let cache = ParsedBy::new();
+        let two = |n: &usize| Ok(*n == 2);
+        assert_eq!(cache.check("ab", || parse("ab"), two), Ok(true));
+        assert_eq!(cache.check("ab", || parse("ab"), two), Ok(true));
+        assert_eq!(cache.check("abc", || parse("abc"), two), Ok(false));
+        assert_eq!(
+            cache.check("bad", || parse("bad"), two),
+            Err("bad key".into())
+        );
+        assert_eq!(
+            cache.check("bad", || parse("bad"), two),
+            Err("bad key".into())
+        );
+        assert_eq!(parses.get(), 3);
     }
 
     #[test]

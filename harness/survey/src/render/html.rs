@@ -7,7 +7,7 @@ use std::fmt::Write;
 use reptest_core::markup::escape as esc;
 
 use super::json::{new_groups, question_rows, status_rows};
-use super::{count, percent, share, AGREEMENT_MEANS, DECIDED_MEANS};
+use super::{count, percent, share, AGREEMENT_MEANS, DECIDED_MEANS, MISSING_KINDS};
 use crate::engine::Survey;
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:90em;color:#222}\
@@ -40,24 +40,15 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
         "<title>reptest survey</title>\n<style>{STYLE}</style>\n</head>\n<body>"
     )?;
     writeln!(page, "<h1>reptest survey</h1>")?;
+    let (headline, of) = super::headline(survey);
     writeln!(
         page,
-        "<p><span class=big>{}</span> of {} queries compared: every implementation that answered gave the same verdict.</p>\n<p>{}</p>",
-        esc(&percent(a.unanimous, a.compared)),
-        count(a.compared),
+        "<p><span class=big>{}</span> {}</p>\n<p>{}</p>",
+        esc(&headline),
+        esc(&of),
         esc(AGREEMENT_MEANS)
     )?;
-    writeln!(
-        page,
-        "<p>Seed {}, {} queries per file; {} files read, {} surveyed, {} queries; decided by {} {}.</p>",
-        header.seed,
-        header.queries_per_file,
-        count(tally.files.read),
-        count(tally.files.surveyed),
-        count(tally.queries),
-        esc(&header.decided_by.name),
-        esc(&header.decided_by.version)
-    )?;
+    writeln!(page, "<p>{}</p>", esc(&super::settings(survey)))?;
 
     writeln!(page, "<h2>Pairwise disagreement</h2>")?;
     writeln!(
@@ -94,22 +85,19 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
     for (entry, t) in header.implementations.iter().zip(&tally.implementations) {
         writeln!(
             page,
-            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n title=\"error {} / timeout {} / crash {} / unsupported {}\">{}</td><td class=n style=\"background:{}\">{}</td><td class=n>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n title=\"{MISSING_KINDS}: {}\">{}</td><td class=n style=\"background:{}\">{}</td><td class=n>{}</td></tr>",
             esc(&entry.name),
             esc(&entry.version),
             count(t.asked),
             count(t.verdicts),
-            t.missing.error,
-            t.missing.timeout,
-            t.missing.crash,
-            t.missing.unsupported,
+            super::missing_by_kind(&t.missing),
             count(t.missing.total()),
             colour(share(t.decided.queries_disagree, t.decided.queries)),
             esc(&percent(t.decided.queries_disagree, t.decided.queries)),
             esc(&percent(t.decided.files_disagree, t.decided.files))
         )?;
     }
-    writeln!(page, "</table>")?;
+    writeln!(page, "</table>\n<p>{}</p>", esc(&super::breaker(survey)))?;
 
     writeln!(page, "<h2>Status codes</h2>\n<table>\n<tr><th>status</th><th>files</th><th>access method (RFC 9309)</th><th>queries</th></tr>")?;
     for (family, branch, files, queries) in status_rows(survey) {
@@ -184,6 +172,9 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
                 esc(&m.url),
                 esc(&m.body).replace("&#10;", "\n")
             )?;
+            if let Some(id) = &m.question {
+                writeln!(page, "<p>Minimized, it matches {}.</p>", esc(id))?;
+            }
         }
     }
     writeln!(page, "</body>\n</html>")?;
