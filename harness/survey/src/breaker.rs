@@ -29,8 +29,9 @@ use serde::{Deserialize, Serialize};
 /// The breaker's settings (`--file-budget`, `--trip-after`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
-    /// Longer than this on one file (all of its queries) trips the breaker.
-    #[serde(with = "millis")]
+    /// Longer than this on one file (all of its queries) trips the breaker (in the
+    /// JSON: `file_budget_ms`).
+    #[serde(with = "millis", rename = "file_budget_ms")]
     pub file_budget: Duration,
     /// Tripped files in a row that open the breaker; 0 never opens it.
     pub trip_after: u32,

@@ -97,7 +97,7 @@ pub(crate) fn breaker(survey: &Survey) -> String {
         text.push_str(" No file tripped it.");
     } else {
         text.push_str(&format!(
-            " Files that tripped it: {}. Its results depend on timing.",
+            " Files that tripped it: {}. Once it trips, the results depend on timing.",
             tripped.join("; ")
         ));
     }
