@@ -117,3 +117,70 @@ fn minimize_group(
         .to_string(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tally::Example;
+    use reptest_fuzz_diff::attribution::{ProbeExample, QuestionProbe};
+
+    /// A new group: `a` allowed, `b` disallowed.
+    fn group() -> NewGroup {
+        NewGroup {
+            allowed: vec!["a".into()],
+            disallowed: vec!["b".into()],
+            queries: 1,
+            files: 1,
+            example: Example {
+                host: "x.example".into(),
+                locator: "/x.example".into(),
+                query: 0,
+                agent: "examplebot".into(),
+                url: "/p".into(),
+                origin: "common".into(),
+                body: String::new(),
+                body_len: 0,
+                body_hex: String::new(),
+            },
+            minimized: None,
+        }
+    }
+
+    /// A question whose divergences show a lone CR, its example splitting `a` from `b`
+    /// as the group does.
+    fn lone_cr_question() -> Attribution {
+        let probe = QuestionProbe {
+            id: "Q-lone-cr".into(),
+            features: vec!["lone-cr".into()],
+            examples: vec![ProbeExample {
+                query: "case/1".into(),
+                body: b"User-agent: *\rDisallow: /p\n".to_vec(),
+                agent: "examplebot".into(),
+                url: "/p".into(),
+            }],
+        };
+        let answers = [("a", OutcomeWord::Allowed), ("b", OutcomeWord::Disallowed)]
+            .into_iter()
+            .map(|(name, word)| (name.to_string(), word))
+            .collect();
+        Attribution::from_answers(&[probe], vec![vec![answers]])
+    }
+
+    /// The same group (the same partition) goes to the question when the minimized input
+    /// shows the question's feature, and stays new when it does not.
+    #[test]
+    fn a_minimized_example_is_attributed_by_its_own_features() {
+        let attribution = lone_cr_question();
+        let group = group();
+        let minimized = b"User-agent: *\rDisallow: /p\n";
+        assert_eq!(
+            attribute(&group, minimized, "examplebot", "/p", &attribution).as_deref(),
+            Some("Q-lone-cr")
+        );
+        let without = b"User-agent: *\nDisallow: /p\n";
+        assert_eq!(
+            attribute(&group, without, "examplebot", "/p", &attribution),
+            None
+        );
+    }
+}
