@@ -82,19 +82,19 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
         esc(DECIDED_MEANS)
     )?;
     writeln!(page, "<table>\n<tr><th>implementation</th><th>version</th><th>queries</th><th>verdicts</th><th>missing</th><th>disagree: queries</th><th>disagree: files</th></tr>")?;
-    for (entry, t) in header.implementations.iter().zip(&tally.implementations) {
+    for row in super::decided_rows(survey) {
         writeln!(
             page,
             "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n title=\"{MISSING_KINDS}: {}\">{}</td><td class=n style=\"background:{}\">{}</td><td class=n>{}</td></tr>",
-            esc(&entry.name),
-            esc(&entry.version),
-            count(t.asked),
-            count(t.verdicts),
-            super::missing_by_kind(&t.missing),
-            count(t.missing.total()),
-            colour(share(t.decided.queries_disagree, t.decided.queries)),
-            esc(&percent(t.decided.queries_disagree, t.decided.queries)),
-            esc(&percent(t.decided.files_disagree, t.decided.files))
+            esc(row.name),
+            esc(row.version),
+            row.asked,
+            row.verdicts,
+            row.by_kind,
+            row.missing,
+            colour(row.share),
+            esc(&row.queries.0),
+            esc(&row.files.0)
         )?;
     }
     writeln!(page, "</table>\n<p>{}</p>", esc(&super::breaker(survey)))?;
@@ -120,25 +120,19 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
         count(a.split)
     )?;
     writeln!(page, "<table>\n<tr><th>question</th><th></th><th>queries</th><th>files</th><th>on the minority side</th></tr>")?;
-    for super::json::QuestionRow {
-        id,
-        text,
-        queries,
-        files,
-        minority,
-    } in question_rows(survey)
-    {
-        let minority: Vec<String> = minority
+    for row in question_rows(survey) {
+        let minority: Vec<String> = row
+            .minority
             .iter()
             .map(|(name, n)| format!("{} {n}", esc(name)))
             .collect();
         writeln!(
             page,
             "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td>{}</td></tr>",
-            esc(&id),
-            esc(&text),
-            count(queries),
-            count(files),
+            esc(&row.id),
+            esc(&row.text),
+            count(row.queries),
+            count(row.files),
             minority.join(", ")
         )?;
     }

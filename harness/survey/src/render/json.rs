@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::{share, AGREEMENT_MEANS, DECIDED_MEANS};
 use crate::breaker::Limits;
 use crate::engine::{ImplEntry, Survey, FORMAT};
-use crate::tally::{Agreement, BreakerTally, Decided, FileCounts, Missing, NewGroup};
+use crate::tally::{Agreement, BreakerTally, Decided, FileCounts, Missing, NewGroup, PairTally};
 use crate::{AccessBranch, StatusFamily};
 
 /// The JSON text of `survey.json` (pretty-printed, a final newline).
@@ -130,20 +130,8 @@ impl<'a> View<'a> {
     fn of(survey: &'a Survey) -> View<'a> {
         let header = &survey.header;
         let tally = &survey.tally;
-        let matrix = |f: &dyn Fn(&crate::tally::PairTally) -> u64| -> Vec<Vec<u64>> {
-            tally
-                .pairwise
-                .iter()
-                .map(|row| row.iter().map(f).collect())
-                .collect()
-        };
-        let shares = |f: &dyn Fn(&crate::tally::PairTally) -> f64| -> Vec<Vec<f64>> {
-            tally
-                .pairwise
-                .iter()
-                .map(|row| row.iter().map(f).collect())
-                .collect()
-        };
+        let matrix = |f: &dyn Fn(&PairTally) -> u64| matrix_of(&tally.pairwise, f);
+        let shares = |f: &dyn Fn(&PairTally) -> f64| matrix_of(&tally.pairwise, f);
         View {
             format: FORMAT,
             seed: header.seed,
@@ -208,6 +196,14 @@ impl<'a> View<'a> {
             new_minimized: tally.new_minimized,
         }
     }
+}
+
+/// `f` of every pair of a pairwise matrix.
+fn matrix_of<T>(pairwise: &[Vec<PairTally>], f: &dyn Fn(&PairTally) -> T) -> Vec<Vec<T>> {
+    pairwise
+        .iter()
+        .map(|row| row.iter().map(f).collect())
+        .collect()
 }
 
 /// The questions that split at least one query, most queries first, then in catalogue

@@ -68,20 +68,20 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
         page,
         "| implementation | version | queries | verdicts | missing ({MISSING_KINDS}) | disagree: queries | disagree: files |\n| --- | --- | ---: | ---: | --- | ---: | ---: |"
     )?;
-    for (entry, t) in header.implementations.iter().zip(&tally.implementations) {
+    for row in super::decided_rows(survey) {
         writeln!(
             page,
             "| {} | {} | {} | {} | {} ({}) | {} ({}) | {} ({}) |",
-            cell(&entry.name),
-            cell(&entry.version),
-            count(t.asked),
-            count(t.verdicts),
-            count(t.missing.total()),
-            super::missing_by_kind(&t.missing),
-            percent(t.decided.queries_disagree, t.decided.queries),
-            count(t.decided.queries_disagree),
-            percent(t.decided.files_disagree, t.decided.files),
-            count(t.decided.files_disagree)
+            cell(row.name),
+            cell(row.version),
+            row.asked,
+            row.verdicts,
+            row.missing,
+            row.by_kind,
+            row.queries.0,
+            row.queries.1,
+            row.files.0,
+            row.files.1
         )?;
     }
     writeln!(page, "\n{}", super::breaker(survey))?;
@@ -135,24 +135,19 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
             page,
             "| question | | queries | files | on the minority side (queries) |\n| --- | --- | ---: | ---: | --- |"
         )?;
-        for super::json::QuestionRow {
-            id,
-            text,
-            queries,
-            files,
-            minority,
-        } in rows
-        {
-            let minority: Vec<String> = minority
+        for row in rows {
+            let minority: Vec<String> = row
+                .minority
                 .iter()
                 .map(|(name, n)| format!("{} {}", cell(name), count(*n)))
                 .collect();
             writeln!(
                 page,
-                "| {id} | {} | {} | {} | {} |",
-                cell(&text),
-                count(queries),
-                count(files),
+                "| {} | {} | {} | {} | {} |",
+                row.id,
+                cell(&row.text),
+                count(row.queries),
+                count(row.files),
                 minority.join(", ")
             )?;
         }

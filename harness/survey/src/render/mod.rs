@@ -49,6 +49,51 @@ pub(crate) fn settings(survey: &Survey) -> String {
     )
 }
 
+/// One row of the table against the decided verdict, as text (both pages).
+pub(crate) struct DecidedRow<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) version: &'a str,
+    pub(crate) asked: String,
+    pub(crate) verdicts: String,
+    /// Missing answers in all.
+    pub(crate) missing: String,
+    /// Missing answers by kind ([`missing_by_kind`]).
+    pub(crate) by_kind: String,
+    /// The share of its verdicts that differ from the decided ones, for the heatmap.
+    pub(crate) share: f64,
+    /// That share as a percentage, then the count.
+    pub(crate) queries: (String, String),
+    /// The share of files with a difference, then the count.
+    pub(crate) files: (String, String),
+}
+
+/// The rows of the table against the decided verdict, in the survey's order.
+pub(crate) fn decided_rows(survey: &Survey) -> Vec<DecidedRow<'_>> {
+    survey
+        .header
+        .implementations
+        .iter()
+        .zip(&survey.tally.implementations)
+        .map(|(entry, t)| {
+            let d = &t.decided;
+            DecidedRow {
+                name: &entry.name,
+                version: &entry.version,
+                asked: count(t.asked),
+                verdicts: count(t.verdicts),
+                missing: count(t.missing.total()),
+                by_kind: missing_by_kind(&t.missing),
+                share: share(d.queries_disagree, d.queries),
+                queries: (
+                    percent(d.queries_disagree, d.queries),
+                    count(d.queries_disagree),
+                ),
+                files: (percent(d.files_disagree, d.files), count(d.files_disagree)),
+            }
+        })
+        .collect()
+}
+
 /// The kinds of missing answers, in the order of [`missing_by_kind`].
 pub(crate) const MISSING_KINDS: &str = "error / timeout / crash / unsupported / skipped";
 
