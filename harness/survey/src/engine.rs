@@ -1,9 +1,10 @@
 //! The survey engine: files from an input, their derived queries, every implementation's
 //! outcomes through [`reptest_core::runner::evaluate`], and the [`Tally`].
 //!
-//! Files are read as a stream and surveyed in chunks of [`CHUNK`] files, the files of a
-//! chunk in parallel (rayon), so memory stays bounded by one chunk of bodies whatever the
-//! input's size. Each file is one [`CaseInput`]: its body and all its queries at once, so
+//! Files are read as a stream, one at a time by whichever worker thread (rayon) is free,
+//! and surveyed in parallel, so memory stays bounded by one body per thread whatever
+//! the input's size, and a slow file holds up only its own thread (counts add in any
+//! order: [`Tally::merge`]). Each file is one [`CaseInput`]: its body and all its queries at once, so
 //! an implementation that parses once and checks many does so. Only files whose status
 //! means the rules apply (2xx, or none, as for a directory or tar archive) are put
 //! through the implementations; the others are counted in the status table.
@@ -15,6 +16,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 use reptest_core::runner::evaluate;
@@ -25,9 +27,6 @@ use serde::{Deserialize, Serialize};
 use crate::breaker::{self, Answers, Breakers};
 use crate::tally::{Example, NewGroup, StatusRow, Tally, EXAMPLE_BODY_LIMIT};
 use crate::{derive, AccessBranch, Cut, Error, Shard, StatusFamily, SurveyFile};
-
-/// How many files are read before the chunk is surveyed in parallel.
-pub const CHUNK: usize = 256;
 
 /// The format version of partial results and of `survey.json`.
 pub const FORMAT: u32 = 1;
@@ -183,7 +182,7 @@ pub fn survey(
 ///
 /// The first fatal [`Error`] the files give.
 pub fn survey_files(
-    files: impl Iterator<Item = Result<SurveyFile, Error>>,
+    files: impl Iterator<Item = Result<SurveyFile, Error>> + Send,
     input: &str,
     options: &Options,
     setup: &Setup<'_>,
@@ -221,59 +220,61 @@ pub fn survey_files(
         .num_threads(threads.max(4))
         .build()
         .ok();
-    let mut tally = Tally::new(n);
-    let mut chunk = Vec::with_capacity(CHUNK);
+    // The files wanted, read one at a time by whichever thread is free (`par_bridge`), so
+    // a slow file holds up its own thread only, and memory holds one body per thread.
+    let fatal: Mutex<Option<Error>> = Mutex::new(None);
+    let mut skipped = 0u64;
     let mut read = 0u64;
     let mut files = files;
-    loop {
-        let next = if options.limit.is_some_and(|limit| read >= limit) {
-            None
-        } else {
-            files.next()
-        };
-        let done = next.is_none();
-        match next {
-            Some(Ok(file)) => {
+    let wanted = std::iter::from_fn(|| loop {
+        if options.limit.is_some_and(|limit| read >= limit) {
+            return None;
+        }
+        match files.next()? {
+            Ok(file) => {
                 read += 1;
                 if options.shard.holds(&file, input) {
-                    chunk.push(file);
+                    return Some(file);
                 }
             }
-            Some(Err(err)) if err.is_fatal() => return Err(err),
-            Some(Err(err)) => {
+            Err(err) if err.is_fatal() => {
+                *fatal.lock().unwrap_or_else(PoisonError::into_inner) = Some(err);
+                return None;
+            }
+            Err(err) => {
                 observer.skipped(&err);
                 // Every shard reads every entry; the first counts the skipped ones.
                 if options.shard.index == 0 {
-                    tally.files.skipped += 1;
+                    skipped += 1;
                 }
             }
-            None => {}
         }
-        if chunk.len() >= CHUNK || (done && !chunk.is_empty()) {
-            let work = |chunk: &[SurveyFile]| -> Vec<Tally> {
-                chunk
-                    .par_iter()
-                    .map(|file| {
-                        let t = context.file(file);
-                        observer.tallied(1);
-                        t
-                    })
-                    .collect()
-            };
-            let parts = match &pool {
-                Some(pool) => pool.install(|| work(&chunk)),
-                None => work(&chunk),
-            };
-            for part in parts {
-                // Same implementation count by construction.
-                let _ = tally.merge(part);
-            }
-            chunk.clear();
-        }
-        if done {
-            break;
-        }
+    });
+    let work = || {
+        wanted
+            .par_bridge()
+            .map(|file| {
+                let t = context.file(&file);
+                observer.tallied(1);
+                t
+            })
+            .reduce(
+                || Tally::new(n),
+                |mut whole, part| {
+                    // Same implementation count by construction; tallies add in any order.
+                    let _ = whole.merge(part);
+                    whole
+                },
+            )
+    };
+    let mut tally = match &pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    };
+    if let Some(err) = fatal.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        return Err(err);
     }
+    tally.files.skipped += skipped;
     Ok(Survey { header, tally })
 }
 
