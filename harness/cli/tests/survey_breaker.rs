@@ -145,7 +145,11 @@ fn with_trip_after_zero_every_file_is_asked_and_answered_ones_stay_answered() {
     let root = common::temp_dir("survey-breaker", "never");
     register(&root);
     files(&root.join("robots"), 2, 3);
-    let (json, markdown, stderr, _) = survey(&root, &["--timeout", "0.1", "--trip-after", "0"]);
+    let (json, markdown, stderr, elapsed) =
+        survey(&root, &["--timeout", "0.1", "--trip-after", "0"]);
+    // --timeout replaces the adapter's own per-request timeout (5 s by default, so 20 s
+    // for a hanging batch of 4 queries): each hanging file costs 0.4 s and a restart.
+    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}\n{stderr}");
     let slowbot = &json["implementations"][1];
     let missing = &slowbot["missing"];
     assert_eq!(n(&missing["skipped"]), 0, "{missing}");
