@@ -4,8 +4,9 @@
 //! Files are read as a stream, one at a time by whichever worker thread (rayon) is free,
 //! and surveyed in parallel, so memory stays bounded by one body per thread whatever
 //! the input's size, and a slow file holds up only its own thread (counts add in any
-//! order: [`Tally::merge`]). Each file is one [`CaseInput`]: its body and all its queries at once, so
-//! an implementation that parses once and checks many does so. Only files whose status
+//! order: [`Tally::merge`]). Each file is one [`CaseInput`]: its body and all its
+//! queries at once, so an implementation that parses once and checks many does so. Each
+//! implementation is asked through its circuit breaker ([`crate::breaker`]). Only files whose status
 //! means the rules apply (2xx, or none, as for a directory or tar archive) are put
 //! through the implementations; the others are counted in the status table.
 //!
@@ -250,6 +251,8 @@ pub fn survey_files(
             }
         }
     });
+    // Fused: once the input ends (or fails), no thread reads it again.
+    let wanted = wanted.fuse();
     let work = || {
         wanted
             .par_bridge()
