@@ -1,10 +1,12 @@
 //! The survey engine: files from an input, their derived queries, every implementation's
 //! outcomes through [`reptest_core::runner::evaluate`], and the [`Tally`].
 //!
-//! Files are read as a stream and surveyed in chunks of [`CHUNK`] files, the files of a
-//! chunk in parallel (rayon), so memory stays bounded by one chunk of bodies whatever the
-//! input's size. Each file is one [`CaseInput`]: its body and all its queries at once, so
-//! an implementation that parses once and checks many does so. Only files whose status
+//! Files are read as a stream, one at a time by whichever worker thread (rayon) is free,
+//! and surveyed in parallel, so memory stays bounded by one body per thread whatever
+//! the input's size, and a slow file holds up only its own thread (counts add in any
+//! order: [`Tally::merge`]). Each file is one [`CaseInput`]: its body and all its
+//! queries at once, so an implementation that parses once and checks many does so. Each
+//! implementation is asked through its circuit breaker ([`crate::breaker`]). Only files whose status
 //! means the rules apply (2xx, or none, as for a directory or tar archive) are put
 //! through the implementations; the others are counted in the status table.
 //!
@@ -15,6 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 use reptest_core::runner::evaluate;
@@ -22,11 +25,9 @@ use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
 use reptest_fuzz_diff::attribution::Attribution;
 use serde::{Deserialize, Serialize};
 
+use crate::breaker::{self, Answers, Breakers};
 use crate::tally::{Example, NewGroup, StatusRow, Tally, EXAMPLE_BODY_LIMIT};
 use crate::{derive, AccessBranch, Cut, Error, Shard, StatusFamily, SurveyFile};
-
-/// How many files are read before the chunk is surveyed in parallel.
-pub const CHUNK: usize = 256;
 
 /// The format version of partial results and of `survey.json`.
 pub const FORMAT: u32 = 1;
@@ -47,6 +48,9 @@ pub struct Header {
     pub decided_by: ImplEntry,
     /// The catalogue's questions (id and text), for the reports.
     pub questions: Vec<QuestionEntry>,
+    /// The circuit breaker's settings ([`crate::breaker`]).
+    #[serde(default)]
+    pub breaker: breaker::Limits,
 }
 
 /// An implementation's name and version.
@@ -123,6 +127,8 @@ pub struct Options {
     pub shard: Shard,
     /// Read at most this many files of the input (before sharding).
     pub limit: Option<u64>,
+    /// The circuit breaker's settings.
+    pub breaker: breaker::Limits,
 }
 
 impl Default for Options {
@@ -132,6 +138,7 @@ impl Default for Options {
             queries_per_file: 20,
             shard: Shard::WHOLE,
             limit: None,
+            breaker: breaker::Limits::default(),
         }
     }
 }
@@ -176,7 +183,7 @@ pub fn survey(
 ///
 /// The first fatal [`Error`] the files give.
 pub fn survey_files(
-    files: impl Iterator<Item = Result<SurveyFile, Error>>,
+    files: impl Iterator<Item = Result<SurveyFile, Error>> + Send,
     input: &str,
     options: &Options,
     setup: &Setup<'_>,
@@ -193,6 +200,7 @@ pub fn survey_files(
             .collect(),
         decided_by: ImplEntry::of(setup.decider),
         questions: setup.questions.clone(),
+        breaker: options.breaker,
     };
     let n = setup.implementations.len();
     let decider_at = setup
@@ -204,6 +212,7 @@ pub fn survey_files(
         options,
         decider_at,
         input,
+        breakers: Breakers::new(options.breaker, n),
     };
     // External adapters keep worker threads waiting on pipes: twice as many threads as
     // cores keep pooled adapter processes busy (as the corpus runner does).
@@ -212,59 +221,63 @@ pub fn survey_files(
         .num_threads(threads.max(4))
         .build()
         .ok();
-    let mut tally = Tally::new(n);
-    let mut chunk = Vec::with_capacity(CHUNK);
+    // The files wanted, read one at a time by whichever thread is free (`par_bridge`), so
+    // a slow file holds up its own thread only, and memory holds one body per thread.
+    let fatal: Mutex<Option<Error>> = Mutex::new(None);
+    let mut skipped = 0u64;
     let mut read = 0u64;
     let mut files = files;
-    loop {
-        let next = if options.limit.is_some_and(|limit| read >= limit) {
-            None
-        } else {
-            files.next()
-        };
-        let done = next.is_none();
-        match next {
-            Some(Ok(file)) => {
+    let wanted = std::iter::from_fn(|| loop {
+        if options.limit.is_some_and(|limit| read >= limit) {
+            return None;
+        }
+        match files.next()? {
+            Ok(file) => {
                 read += 1;
                 if options.shard.holds(&file, input) {
-                    chunk.push(file);
+                    return Some(file);
                 }
             }
-            Some(Err(err)) if err.is_fatal() => return Err(err),
-            Some(Err(err)) => {
+            Err(err) if err.is_fatal() => {
+                *fatal.lock().unwrap_or_else(PoisonError::into_inner) = Some(err);
+                return None;
+            }
+            Err(err) => {
                 observer.skipped(&err);
                 // Every shard reads every entry; the first counts the skipped ones.
                 if options.shard.index == 0 {
-                    tally.files.skipped += 1;
+                    skipped += 1;
                 }
             }
-            None => {}
         }
-        if chunk.len() >= CHUNK || (done && !chunk.is_empty()) {
-            let work = |chunk: &[SurveyFile]| -> Vec<Tally> {
-                chunk
-                    .par_iter()
-                    .map(|file| {
-                        let t = context.file(file);
-                        observer.tallied(1);
-                        t
-                    })
-                    .collect()
-            };
-            let parts = match &pool {
-                Some(pool) => pool.install(|| work(&chunk)),
-                None => work(&chunk),
-            };
-            for part in parts {
-                // Same implementation count by construction.
-                let _ = tally.merge(part);
-            }
-            chunk.clear();
-        }
-        if done {
-            break;
-        }
+    });
+    // Fused: once the input ends (or fails), no thread reads it again.
+    let wanted = wanted.fuse();
+    let work = || {
+        wanted
+            .par_bridge()
+            .map(|file| {
+                let t = context.file(&file);
+                observer.tallied(1);
+                t
+            })
+            .reduce(
+                || Tally::new(n),
+                |mut whole, part| {
+                    // Same implementation count by construction; tallies add in any order.
+                    let _ = whole.merge(part);
+                    whole
+                },
+            )
+    };
+    let mut tally = match &pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    };
+    if let Some(err) = fatal.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        return Err(err);
     }
+    tally.files.skipped += skipped;
     Ok(Survey { header, tally })
 }
 
@@ -273,6 +286,7 @@ struct Context<'a> {
     options: &'a Options,
     decider_at: Option<usize>,
     input: &'a str,
+    breakers: Breakers,
 }
 
 impl Context<'_> {
@@ -321,12 +335,30 @@ impl Context<'_> {
             fetch: None,
             queries: &inputs,
         };
-        let outcomes: Vec<Vec<Outcome>> = implementations
+        let answers: Vec<Answers> = implementations
             .iter()
-            .map(|i| evaluate(*i, &case))
+            .enumerate()
+            .map(|(i, implementation)| {
+                self.breakers
+                    .evaluate(i, *implementation, &case, Some(i) == self.decider_at)
+            })
             .collect();
+        for (mine, answers) in t.implementations.iter_mut().zip(&answers) {
+            let b = &mut mine.breaker;
+            match answers {
+                Answers::Asked {
+                    tripped, opened, ..
+                } => {
+                    b.files_tripped = u64::from(*tripped);
+                    b.opened = u64::from(*opened);
+                }
+                Answers::Skipped => b.files_skipped = 1,
+            }
+        }
         let decided: Vec<Option<bool>> = match self.decider_at {
-            Some(at) => outcomes[at].iter().map(Outcome::allowed).collect(),
+            Some(at) => (0..queries.len())
+                .map(|q| answers[at].outcome(q).and_then(Outcome::allowed))
+                .collect(),
             None => evaluate(self.setup.decider, &case)
                 .iter()
                 .map(Outcome::allowed)
@@ -340,19 +372,23 @@ impl Context<'_> {
         let mut new_seen = BTreeSet::new();
         let locator = file.source.strip_prefix(self.input).unwrap_or(&file.source);
         for (q, query) in queries.iter().enumerate() {
-            let verdicts: Vec<Option<bool>> = outcomes.iter().map(|o| o[q].allowed()).collect();
-            for (i, outcome) in outcomes.iter().enumerate() {
+            let verdicts: Vec<Option<bool>> = answers
+                .iter()
+                .map(|a| a.outcome(q).and_then(Outcome::allowed))
+                .collect();
+            for (i, answer) in answers.iter().enumerate() {
                 let mine = &mut t.implementations[i];
                 mine.asked += 1;
-                match &outcome[q] {
-                    Outcome::Verdict { allowed, .. } => {
+                match answer.outcome(q) {
+                    Some(Outcome::Verdict { allowed, .. }) => {
                         mine.verdicts += 1;
                         mine.allowed += u64::from(*allowed);
                     }
-                    Outcome::Error(_) => mine.missing.error += 1,
-                    Outcome::Timeout(_) => mine.missing.timeout += 1,
-                    Outcome::Crash(_) => mine.missing.crash += 1,
-                    Outcome::Unsupported(_) => mine.missing.unsupported += 1,
+                    Some(Outcome::Error(_)) => mine.missing.error += 1,
+                    Some(Outcome::Timeout(_)) => mine.missing.timeout += 1,
+                    Some(Outcome::Crash(_)) => mine.missing.crash += 1,
+                    Some(Outcome::Unsupported(_)) => mine.missing.unsupported += 1,
+                    None => mine.missing.skipped += 1,
                 }
                 if let (Some(v), Some(d)) = (verdicts[i], decided[q]) {
                     mine.decided.queries += 1;

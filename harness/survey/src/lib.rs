@@ -83,13 +83,15 @@
 //! [`engine::survey`] puts every file whose rules apply through the implementations (one
 //! [`reptest_core::CaseInput`] per file, through [`reptest_core::runner::evaluate`]) and
 //! counts agreement, pairwise and against the decided verdict, per question of the
-//! catalogue and per new partition, in a [`Tally`] of additive counts. A [`Shard`] takes
+//! catalogue and per new partition, in a [`Tally`] of additive counts; [`breaker`] skips
+//! an implementation that keeps timing out, counting what it was not asked. A [`Shard`] takes
 //! a stable slice of the files; [`partial`] writes one shard's result and merges the
 //! shards' results into exactly the whole survey; [`render`] writes `survey.json`,
 //! `README.md` and `survey.html`. `docs/survey.md` describes the outputs.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod breaker;
 pub mod engine;
 mod error;
 mod file;

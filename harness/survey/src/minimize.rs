@@ -9,10 +9,22 @@
 //! shrunk while every implementation of the partition keeps its verdict and the
 //! reference keeps deciding by the same kind of rule, within the input's dimensions, for
 //! at most `budget` evaluations (no deadline, so the result is the same on every run).
+//!
+//! A group is new because its queries matched no question on the whole file; the
+//! minimized example can: its features are those of a few lines, where the file's were
+//! those of all of them (a question needs all its features, and the similarity of its
+//! examples' split). So each minimized example is attributed again, the way a fuzzing
+//! divergence is ([`Attribution::of_verdicts`] with the group's partition, which the
+//! minimizer keeps, and the minimized input's features), and the question it matches,
+//! if any, is kept as the group's `minimized.question`. The group's counts stay where
+//! they are: the match is evidence about its example, not about every query of it.
 
 use rayon::prelude::*;
+use std::collections::BTreeMap;
+
 use reptest_core::Implementation;
 use reptest_corpus::OutcomeWord;
+use reptest_fuzz_diff::attribution::Attribution;
 use reptest_fuzz_diff::minimize::{evaluate_one, minimize_with_budget, Stop};
 use reptest_fuzz_diff::signature::Signature;
 use reptest_fuzz_gen::FuzzQuery;
@@ -24,20 +36,48 @@ use crate::tally::{unhex, Minimized, NewGroup};
 pub const BUDGET: usize = 300;
 
 /// Minimizes every new group's example of `survey` with `implementations` (those the
-/// survey names; others are not asked), at most `budget` evaluations each, and marks the
-/// survey minimized.
-pub fn minimize_new(survey: &mut Survey, implementations: &[&dyn Implementation], budget: usize) {
+/// survey names; others are not asked), at most `budget` evaluations each, attributes
+/// each minimized example again with `attribution` (probed with the same
+/// implementations), and marks the survey minimized.
+pub fn minimize_new(
+    survey: &mut Survey,
+    implementations: &[&dyn Implementation],
+    budget: usize,
+    attribution: &Attribution,
+) {
     let groups: Vec<&mut NewGroup> = survey.tally.new.values_mut().collect();
     groups.into_par_iter().for_each(|group| {
-        group.minimized = minimize_group(group, implementations, budget);
+        group.minimized = minimize_group(group, implementations, budget, attribution);
     });
     survey.tally.new_minimized = true;
+}
+
+/// The question a minimized example of `group` matches: the group's partition (which
+/// minimization keeps) and the minimized input's features.
+pub fn attribute(
+    group: &NewGroup,
+    body: &[u8],
+    agent: &str,
+    url: &str,
+    attribution: &Attribution,
+) -> Option<String> {
+    let verdicts: BTreeMap<&str, bool> = group
+        .allowed
+        .iter()
+        .map(|name| (name.as_str(), true))
+        .chain(group.disallowed.iter().map(|name| (name.as_str(), false)))
+        .collect();
+    let features = reptest_fuzz_diff::features::features(body, agent, url);
+    attribution
+        .of_verdicts(&verdicts, &features)
+        .map(str::to_string)
 }
 
 fn minimize_group(
     group: &NewGroup,
     implementations: &[&dyn Implementation],
     budget: usize,
+    attribution: &Attribution,
 ) -> Option<Minimized> {
     let body = unhex(&group.example.body_hex)?;
     let members: Vec<&dyn Implementation> = implementations
@@ -61,7 +101,9 @@ fn minimize_group(
         return None;
     }
     let m = minimize_with_budget(&body, &query, &members, &signature, budget);
+    let question = attribute(group, &m.body, &m.query.agent, &m.query.url, attribution);
     Some(Minimized {
+        question,
         agent: m.query.agent,
         url: m.query.url,
         body: reptest_core::visible::render(&m.body),
@@ -74,4 +116,71 @@ fn minimize_group(
         }
         .to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tally::Example;
+    use reptest_fuzz_diff::attribution::{ProbeExample, QuestionProbe};
+
+    /// A new group: `a` allowed, `b` disallowed.
+    fn group() -> NewGroup {
+        NewGroup {
+            allowed: vec!["a".into()],
+            disallowed: vec!["b".into()],
+            queries: 1,
+            files: 1,
+            example: Example {
+                host: "x.example".into(),
+                locator: "/x.example".into(),
+                query: 0,
+                agent: "examplebot".into(),
+                url: "/p".into(),
+                origin: "common".into(),
+                body: String::new(),
+                body_len: 0,
+                body_hex: String::new(),
+            },
+            minimized: None,
+        }
+    }
+
+    /// A question whose divergences show a lone CR, its example splitting `a` from `b`
+    /// as the group does.
+    fn lone_cr_question() -> Attribution {
+        let probe = QuestionProbe {
+            id: "Q-lone-cr".into(),
+            features: vec!["lone-cr".into()],
+            examples: vec![ProbeExample {
+                query: "case/1".into(),
+                body: b"User-agent: *\rDisallow: /p\n".to_vec(),
+                agent: "examplebot".into(),
+                url: "/p".into(),
+            }],
+        };
+        let answers = [("a", OutcomeWord::Allowed), ("b", OutcomeWord::Disallowed)]
+            .into_iter()
+            .map(|(name, word)| (name.to_string(), word))
+            .collect();
+        Attribution::from_answers(&[probe], vec![vec![answers]])
+    }
+
+    /// The same group (the same partition) goes to the question when the minimized input
+    /// shows the question's feature, and stays new when it does not.
+    #[test]
+    fn a_minimized_example_is_attributed_by_its_own_features() {
+        let attribution = lone_cr_question();
+        let group = group();
+        let minimized = b"User-agent: *\rDisallow: /p\n";
+        assert_eq!(
+            attribute(&group, minimized, "examplebot", "/p", &attribution).as_deref(),
+            Some("Q-lone-cr")
+        );
+        let without = b"User-agent: *\nDisallow: /p\n";
+        assert_eq!(
+            attribute(&group, without, "examplebot", "/p", &attribution),
+            None
+        );
+    }
 }

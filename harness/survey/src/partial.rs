@@ -153,6 +153,16 @@ pub fn merge(partials: Vec<(String, Partial)>) -> Result<Survey, String> {
                 format!("{} questions", theirs.questions.len()),
             ));
         }
+        if theirs.breaker != header.breaker {
+            let limits = |h: &crate::engine::Header| {
+                format!(
+                    "--file-budget {} s --trip-after {}",
+                    h.breaker.file_budget.as_secs_f64(),
+                    h.breaker.trip_after
+                )
+            };
+            return Err(differ("circuit breaker", limits(&header), limits(theirs)));
+        }
         let slot = &mut seen[partial.shard.index as usize];
         if let Some(other) = slot {
             return Err(format!(

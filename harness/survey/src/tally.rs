@@ -81,6 +81,28 @@ pub struct ImplTally {
     pub missing: Missing,
     /// Compared with the decided verdict.
     pub decided: Decided,
+    /// What the circuit breaker did ([`crate::breaker`]).
+    #[serde(default)]
+    pub breaker: BreakerTally,
+}
+
+/// What the circuit breaker did with one implementation ([`crate::breaker`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BreakerTally {
+    /// Files that tripped it: a `timeout` among their answers, or over the file budget.
+    pub files_tripped: u64,
+    /// Files it was not asked about, its breaker being open.
+    pub files_skipped: u64,
+    /// Shards in which its breaker opened (0 or 1 for an unsharded survey).
+    pub opened: u64,
+}
+
+impl BreakerTally {
+    fn add(&mut self, other: &BreakerTally) {
+        self.files_tripped += other.files_tripped;
+        self.files_skipped += other.files_skipped;
+        self.opened += other.opened;
+    }
 }
 
 /// Answers without a verdict, by kind.
@@ -94,12 +116,15 @@ pub struct Missing {
     pub crash: u64,
     /// The implementation cannot express the query.
     pub unsupported: u64,
+    /// Not asked: the implementation's circuit breaker was open ([`crate::breaker`]).
+    #[serde(default)]
+    pub skipped: u64,
 }
 
 impl Missing {
     /// Every answer without a verdict.
     pub fn total(&self) -> u64 {
-        self.error + self.timeout + self.crash + self.unsupported
+        self.error + self.timeout + self.crash + self.unsupported + self.skipped
     }
 
     fn add(&mut self, other: &Missing) {
@@ -107,6 +132,7 @@ impl Missing {
         self.timeout += other.timeout;
         self.crash += other.crash;
         self.unsupported += other.unsupported;
+        self.skipped += other.skipped;
     }
 }
 
@@ -213,6 +239,10 @@ pub struct Minimized {
     pub evaluations: u64,
     /// Why the minimizer stopped: `done` or `budget`.
     pub stop: String,
+    /// The question of the catalogue the minimized example matches, attributed again
+    /// after minimizing ([`crate::minimize`]); `None` when it is still new.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
 }
 
 impl NewGroup {
@@ -328,6 +358,7 @@ impl Tally {
             mine.allowed += theirs.allowed;
             mine.missing.add(&theirs.missing);
             mine.decided.add(&theirs.decided);
+            mine.breaker.add(&theirs.breaker);
         }
         for (mine, theirs) in self.pairwise.iter_mut().zip(&other.pairwise) {
             if mine.len() != theirs.len() {

@@ -182,9 +182,13 @@ fn shards_merge_into_the_whole_survey() {
     let mut twice = partials.clone();
     twice.push(partials[0].clone());
     assert!(partial::merge(twice).unwrap_err().contains("twice"));
-    let mut seeds = partials;
+    let mut seeds = partials.clone();
     seeds[0].1.survey.header.seed = 9;
     assert!(partial::merge(seeds).unwrap_err().contains("seed"));
+    let mut breakers = partials;
+    breakers[1].1.survey.header.breaker.trip_after = 0;
+    let refused = partial::merge(breakers).unwrap_err();
+    assert!(refused.contains("--trip-after 0"), "{refused}");
 }
 
 #[test]
@@ -219,6 +223,7 @@ fn the_pages_render() {
         "implementations",
         "seed",
         "queries_per_file",
+        "breaker",
     ] {
         assert!(json.get(key).is_some(), "{key}");
     }

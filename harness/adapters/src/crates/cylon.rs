@@ -3,9 +3,9 @@
 //!
 //! `Compiler::new(agent).compile(reader)` is async over an `AsyncRead`; the body is a
 //! byte slice, which never waits, so `pollster::block_on` drives it without a runtime.
-//! Each query gets its own compiled `Cylon`; `allow(path)` takes a path only.
+//! Each agent of a case gets its own compiled `Cylon` ([`ParsedBy`]); `allow(path)` takes a path only.
 
-use super::{Body, Checker, CrateAdapter};
+use super::{Body, Checker, CrateAdapter, ParsedBy};
 use ::cylon::Compiler;
 
 /// The pinned version (`cylon = "=0.3.3"` in harness/adapters/Cargo.toml).
@@ -17,9 +17,15 @@ pub(super) fn adapter() -> CrateAdapter {
 }
 
 fn prepare(body: Body<'_>) -> Result<Checker<'_>, String> {
+    let compiled = ParsedBy::new();
     Ok(Box::new(move |q| {
-        let compiled = pollster::block_on(Compiler::new(q.agent).compile(body.bytes))
-            .map_err(|e| format!("compile: {e}"))?;
-        Ok(compiled.allow(q.path().as_bytes()))
+        compiled.check(
+            q.agent,
+            || {
+                pollster::block_on(Compiler::new(q.agent).compile(body.bytes))
+                    .map_err(|e| format!("compile: {e}"))
+            },
+            |cylon| Ok(cylon.allow(q.path().as_bytes())),
+        )
     }))
 }

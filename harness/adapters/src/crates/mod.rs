@@ -3,8 +3,10 @@
 //! Each library gets one small file with its pinned version and a [`Prepare`] function:
 //! given the body of one case, it returns a [`Checker`] that answers one query. Parsing
 //! once per case happens in `Prepare` when the library parses independently of the
-//! agent; a library that selects the agent's group while parsing parses inside the
-//! checker, so every query gets a fresh parser.
+//! agent; a library that selects the agent's group while parsing (or the origin's rules)
+//! parses inside the checker, once per product token (or origin) of the case through
+//! [`ParsedBy`], so the queries of one agent share one parse; only a library whose API
+//! parses on every check (`robotstxt`) parses once per query.
 //!
 //! Everything else is shared by [`CrateAdapter`]:
 //!
@@ -19,7 +21,8 @@
 //!   `Outcome::Error("panic: ...")` with the message and location, without printing to
 //!   stderr; an error the library returns becomes `Outcome::Error` too;
 //! - blowups: each case runs on a pooled worker thread (one pool per adapter, grown
-//!   on demand, so no thread is started per case) and a query that takes longer than
+//!   on demand, so no thread is started per case; the answers come back at once, not one
+//!   wake-up per query: `answers.rs`) and a query that takes longer than
 //!   [`Limits::timeout`] is `Outcome::Timeout`. A thread cannot be killed, so a timed-out
 //!   worker is left running, at the lowest scheduling priority, and leaves the pool when
 //!   it finishes; while [`Limits::max_stuck`] of one adapter's workers are still running, its
@@ -29,6 +32,7 @@
 // (the limits are options of every build).
 #![cfg_attr(not(feature = "crates"), allow(dead_code, unused_imports))]
 
+mod answers;
 #[cfg(feature = "crates")]
 mod cylon;
 #[cfg(feature = "crates")]
@@ -43,6 +47,7 @@ mod robotxt;
 mod texting_robots;
 mod workers;
 
+use answers::{Answers, Finish, Waited};
 use reptest_core::seconds;
 use reptest_core::{Capabilities, CaseInput, ImplInfo, Implementation, Outcome};
 use std::any::Any;
@@ -50,7 +55,7 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Once};
+use std::sync::{Arc, Once};
 use std::time::Duration;
 use workers::{Job, Workers};
 
@@ -159,6 +164,44 @@ impl<'q> Query<'q> {
     }
 }
 
+/// What a library parsed from one case's body for one key (a product token, or an
+/// origin), kept for the case's other queries with that key: libraries that keep only
+/// one agent's group while parsing then parse once per agent of a case, not once per
+/// query. The parse's error is kept too, so every query of the key gets the same answer
+/// it would have got from a parse of its own. A checker's cache dies with it, and a
+/// checker that panicked is replaced by a fresh one ([`answer_all`]), cache and all.
+pub(crate) struct ParsedBy<T> {
+    parsed: RefCell<std::collections::HashMap<String, Result<T, String>>>,
+}
+
+impl<T> ParsedBy<T> {
+    /// An empty cache.
+    pub(crate) fn new() -> ParsedBy<T> {
+        ParsedBy {
+            parsed: RefCell::new(std::collections::HashMap::new()),
+        }
+    }
+
+    /// `check` applied to what `parse` gives for `key`, parsing only the first time
+    /// `key` is asked.
+    pub(crate) fn check(
+        &self,
+        key: &str,
+        parse: impl FnOnce() -> Result<T, String>,
+        check: impl FnOnce(&T) -> Result<bool, String>,
+    ) -> Result<bool, String> {
+        if !self.parsed.borrow().contains_key(key) {
+            let parsed = parse();
+            self.parsed.borrow_mut().insert(key.to_owned(), parsed);
+        }
+        match self.parsed.borrow().get(key) {
+            Some(Ok(parsed)) => check(parsed),
+            Some(Err(why)) => Err(why.clone()),
+            None => unreachable!("inserted above"),
+        }
+    }
+}
+
 /// Answers one query: `Ok(true)` when allowed, `Err` for what the library reported as
 /// an error.
 pub(crate) type Checker<'b> = Box<dyn Fn(&Query<'_>) -> Result<bool, String> + 'b>;
@@ -244,13 +287,16 @@ impl Implementation for CrateAdapter {
             .map(|q| (q.agent.to_owned(), q.url.to_owned()))
             .collect();
         let prepare = self.prepare;
-        let (answers, received) = mpsc::channel();
+        let answers = Arc::new(Answers::new(count));
+        let worker_answers = Arc::clone(&answers);
         // Set by whichever comes first: the worker finishing, or the wait giving up.
         let settled = Arc::new(AtomicBool::new(false));
         let worker_settled = Arc::clone(&settled);
         let worker_stuck = Arc::clone(&self.stuck);
         let job: Job = Box::new(move || {
-            answer_all(prepare, &body, &queries, &answers);
+            let finish = Finish(&worker_answers);
+            answer_all(prepare, &body, &queries, &|outcome| finish.0.give(outcome));
+            drop(finish);
             // `true` when the wait gave up: this worker was counted as stuck.
             let was_stuck = worker_settled.swap(true, Ordering::SeqCst);
             if was_stuck {
@@ -265,38 +311,37 @@ impl Implementation for CrateAdapter {
             }
         };
         let timeout = self.limits.timeout;
-        let mut outcomes = Vec::with_capacity(count);
-        while outcomes.len() < count {
-            match received.recv_timeout(timeout) {
-                Ok(outcome) => outcomes.push(outcome),
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    self.stuck.fetch_add(1, Ordering::SeqCst);
-                    if settled.swap(true, Ordering::SeqCst) {
-                        // The worker finished just now after all.
-                        self.stuck.fetch_sub(1, Ordering::SeqCst);
-                    } else {
-                        // Let the stuck worker run on only when nothing else wants the CPU.
-                        worker.lower_priority();
-                    }
-                    let why = format!("{}: no answer within {}", self.info.name, seconds(timeout));
-                    outcomes.resize(count, Outcome::Timeout(why));
+        match answers.wait(count, timeout) {
+            Waited::Answered(outcomes) => outcomes,
+            Waited::TimedOut(mut outcomes) => {
+                self.stuck.fetch_add(1, Ordering::SeqCst);
+                if settled.swap(true, Ordering::SeqCst) {
+                    // The worker finished just now after all.
+                    self.stuck.fetch_sub(1, Ordering::SeqCst);
+                } else {
+                    // Let the stuck worker run on only when nothing else wants the CPU.
+                    worker.lower_priority();
                 }
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    let why = "the worker thread ended without answering".to_string();
-                    outcomes.resize(count, Outcome::Error(why));
-                }
+                let why = format!("{}: no answer within {}", self.info.name, seconds(timeout));
+                outcomes.resize(count, Outcome::Timeout(why));
+                outcomes
+            }
+            Waited::Ended(mut outcomes) => {
+                let why = "the worker thread ended without answering".to_string();
+                outcomes.resize(count, Outcome::Error(why));
+                outcomes
             }
         }
-        outcomes
     }
 }
 
-/// Runs one case on the worker thread, sending one outcome per query as it is answered.
+/// Runs one case on the worker thread, giving one outcome per query to `give` as it is
+/// answered, until `give` says the waiter gave up.
 fn answer_all(
     prepare: Prepare,
     body: &[u8],
     queries: &[(String, String)],
-    answers: &mpsc::Sender<Outcome>,
+    give: &dyn Fn(Outcome) -> bool,
 ) {
     quiet_panics();
     let text = String::from_utf8_lossy(body);
@@ -314,7 +359,9 @@ fn answer_all(
                     // The library refuses (or panics on) the body: every query says so.
                     let why = failed.to_string();
                     for _ in queries {
-                        let _ = answers.send(Outcome::Error(why.clone()));
+                        if !give(Outcome::Error(why.clone())) {
+                            break;
+                        }
                     }
                     return;
                 }
@@ -334,7 +381,7 @@ fn answer_all(
             }
             None => unreachable!("prepared above"),
         };
-        if answers.send(outcome).is_err() {
+        if !give(outcome) {
             return;
         }
     }
@@ -463,6 +510,33 @@ mod tests {
     }
 
     #[test]
+    fn parsed_by_parses_once_per_key_and_keeps_the_error() {
+        let parses = Cell::new(0);
+        let parse = |key: &str| {
+            parses.set(parses.get() + 1);
+            if key == "bad" {
+                Err("bad key".to_string())
+            } else {
+                Ok(key.len())
+            }
+        };
+        let cache = ParsedBy::new();
+        let two = |n: &usize| Ok(*n == 2);
+        assert_eq!(cache.check("ab", || parse("ab"), two), Ok(true));
+        assert_eq!(cache.check("ab", || parse("ab"), two), Ok(true));
+        assert_eq!(cache.check("abc", || parse("abc"), two), Ok(false));
+        assert_eq!(
+            cache.check("bad", || parse("bad"), two),
+            Err("bad key".into())
+        );
+        assert_eq!(
+            cache.check("bad", || parse("bad"), two),
+            Err("bad key".into())
+        );
+        assert_eq!(parses.get(), 3);
+    }
+
+    #[test]
     fn a_refused_body_is_an_error_for_every_query() {
         fn prepare(_: Body<'_>) -> Result<Checker<'_>, String> {
             Err("bad body".into())
@@ -502,6 +576,24 @@ mod tests {
         thread::sleep(Duration::from_millis(1000));
         assert_eq!(adapter.stuck.load(Ordering::SeqCst), 0);
         assert_eq!(case(&["/fast"]), vec![verdict]);
+    }
+
+    #[test]
+    fn the_timeout_is_per_query_not_per_case() {
+        fn prepare(_: Body<'_>) -> Result<Checker<'_>, String> {
+            Ok(Box::new(|_| {
+                thread::sleep(Duration::from_millis(60));
+                Ok(true)
+            }))
+        }
+        // Five queries of 60 ms each: the case takes longer than the timeout, no query does.
+        let adapter = CrateAdapter::new("test", "test", "0", true, prepare)
+            .with_timeout(Duration::from_millis(200));
+        let outcomes = evaluate_urls(&adapter, b"", &["/1", "/2", "/3", "/4", "/5"]);
+        assert!(
+            outcomes.iter().all(|o| o.allowed() == Some(true)),
+            "{outcomes:?}"
+        );
     }
 
     #[test]

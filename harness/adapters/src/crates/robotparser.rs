@@ -3,10 +3,10 @@
 //! built, but only the parser and `RobotsTxtService` are called: no network I/O.
 //!
 //! `parser::parse_robots_txt(origin, &str)` parses for the origin of the robots.txt URL,
-//! and `can_fetch(agent, &Url)` answers `false` for a URL of another origin, so each
-//! query's body is parsed for that query's origin.
+//! and `can_fetch(agent, &Url)` answers `false` for a URL of another origin, so the body
+//! is parsed once per origin of a case's queries ([`ParsedBy`]).
 
-use super::{Body, Checker, CrateAdapter};
+use super::{Body, Checker, CrateAdapter, ParsedBy};
 use ::robotparser::parser::parse_robots_txt;
 use ::robotparser::service::RobotsTxtService;
 use url::Url;
@@ -20,10 +20,14 @@ pub(super) fn adapter() -> CrateAdapter {
 }
 
 fn prepare(body: Body<'_>) -> Result<Checker<'_>, String> {
+    let parsed = ParsedBy::new();
     Ok(Box::new(move |q| {
         let parse = |url: &str| Url::parse(url).map_err(|e| format!("url {url}: {e}"));
-        let origin = parse(&q.robots_url())?.origin();
-        let robots = parse_robots_txt(origin, body.text).get_result();
-        Ok(robots.can_fetch(q.agent, &parse(&q.absolute())?))
+        let robots_url = q.robots_url();
+        parsed.check(
+            &robots_url,
+            || Ok(parse_robots_txt(parse(&robots_url)?.origin(), body.text).get_result()),
+            |robots| Ok(robots.can_fetch(q.agent, &parse(&q.absolute())?)),
+        )
     }))
 }

@@ -1,9 +1,9 @@
 //! `rust-texting-robots`: the `texting_robots` crate.
 //!
-//! `Robot::new(agent, bytes)` keeps only the agent's rules, so each query gets its own
-//! `Robot`; `allowed(url)` takes an absolute URL or a path.
+//! `Robot::new(agent, bytes)` keeps only the agent's rules, so each agent of a
+//! case gets its own `Robot` ([`ParsedBy`]); `allowed(url)` takes an absolute URL or a path.
 
-use super::{Body, Checker, CrateAdapter};
+use super::{Body, Checker, CrateAdapter, ParsedBy};
 use ::texting_robots::Robot;
 
 /// The pinned version (`texting_robots = "=0.2.2"` in harness/adapters/Cargo.toml).
@@ -21,8 +21,12 @@ pub(super) fn adapter() -> CrateAdapter {
 }
 
 fn prepare(body: Body<'_>) -> Result<Checker<'_>, String> {
+    let robots = ParsedBy::new();
     Ok(Box::new(move |q| {
-        let robot = Robot::new(q.agent, body.bytes).map_err(|e| format!("{e:#}"))?;
-        Ok(robot.allowed(q.url))
+        robots.check(
+            q.agent,
+            || Robot::new(q.agent, body.bytes).map_err(|e| format!("{e:#}")),
+            |robot| Ok(robot.allowed(q.url)),
+        )
     }))
 }

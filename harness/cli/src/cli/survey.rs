@@ -12,6 +12,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 /// What `reptest survey --help` teaches, after the options.
 const HELP: &str = "\
@@ -29,6 +30,14 @@ expansions, $ boundaries, percent-encoded variants) and common paths, for generi
 the crawlers sites name most (Googlebot, GPTBot, ClaudeBot, CCBot, ...) and the file's
 own. Every implementation answers a file's queries at once; the reference's verdict is
 the decided one (RFC 9309 as the corpus decides it).
+
+Slow implementations: --timeout (default 1 s) bounds each query of the crates and the
+external adapters (a batch of N queries gets N times it); a query not answered in time is
+`timeout`. The circuit breaker then trips for an implementation on a file with a timeout
+or over --file-budget (default 5 s); after --trip-after (default 3) tripped files in a row
+the implementation is skipped for the rest of the run or shard (`skipped`). The outputs
+count each implementation's missing answers by kind (error / timeout / crash /
+unsupported / skipped) and what the breaker did; once it trips, results depend on timing.
 
 Outputs in --out DIR: survey.json, README.md (Markdown), survey.html (pairwise heatmap).
 Without --out the Markdown goes to standard output; --json prints survey.json instead.
@@ -102,12 +111,8 @@ struct RunArgs {
     /// Print survey.json (a shard's partial when sharded) on standard output.
     #[arg(long)]
     json: bool,
-    /// Per-query timeout, in seconds, of the in-process crate adapters: a library stuck
-    /// on one file costs that, its outcome is `timeout` and the survey moves on (the
-    /// outputs count each implementation's missing answers). External adapters keep their
-    /// own timeouts (harness/external/*/adapters.toml).
-    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
-    timeout: f64,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Minimize each new group's example with the fuzzing minimizer (at most 300
     /// evaluations per group, no deadline, so the result is reproducible). A sharded run
     /// cannot: minimize when merging (`reptest survey merge --minimize`).
@@ -131,24 +136,93 @@ struct MergeArgs {
     /// available here).
     #[arg(long)]
     minimize: bool,
-    /// With --minimize: the per-query timeout, in seconds, of the in-process crates.
+    /// With --minimize: the per-query timeout, in seconds, of the crates and external
+    /// adapters (as `reptest survey --timeout`).
     #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
     timeout: f64,
+    #[command(flatten)]
+    corpus: super::CorpusArg,
 }
 
-/// A registry whose in-process crates time out after `timeout` seconds per query.
-fn registry(timeout: f64) -> Result<impls::Registry, String> {
-    let timeout = std::time::Duration::try_from_secs_f64(timeout)
+/// How long an implementation may take: per query, and per file before the circuit
+/// breaker trips (reptest_survey::breaker).
+#[derive(clap::Args)]
+struct LimitArgs {
+    /// Per-query timeout, in seconds, of every implementation that runs apart: the
+    /// in-process crates (each file on a worker thread) and the external adapters (their
+    /// per-request timeout, instead of adapters.toml's; a batch of N queries has N times
+    /// it). A query not answered in time is `timeout` and the survey moves on; the
+    /// outputs count each implementation's missing answers by kind. The reference and
+    /// Google's library run on the survey's own threads, untimed.
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
+    timeout: f64,
+    /// Circuit breaker: a file on which an implementation spends longer than this (all
+    /// its queries), or gets a timeout, trips the implementation's breaker.
+    #[arg(long, default_value_t = reptest_survey::breaker::FILE_BUDGET.as_secs_f64(), value_name = "SECONDS")]
+    file_budget: f64,
+    /// Circuit breaker: after K tripped files in a row, the implementation is skipped for
+    /// the rest of the run (the shard); the queries it is not asked count as missing
+    /// (`skipped`). The reference, which decides, is never skipped. 0: never skip. A
+    /// tripped breaker makes the result depend on timing; while none trips, a survey is
+    /// the same on any machine, whole or sharded.
+    #[arg(long, default_value_t = reptest_survey::breaker::TRIP_AFTER, value_name = "K")]
+    trip_after: u32,
+}
+
+/// `seconds` as a positive duration, or an error naming `option`.
+fn positive(option: &str, seconds: f64) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(seconds)
         .ok()
         .filter(|t| !t.is_zero())
-        .ok_or_else(|| format!("--timeout {timeout}: give a positive number of seconds"))?;
-    Ok(impls::Registry::new(impls::Options {
+        .ok_or_else(|| format!("{option} {seconds}: give a positive number of seconds"))
+}
+
+/// A registry whose in-process crates time out after `timeout` per query.
+fn registry(timeout: Duration) -> impls::Registry {
+    impls::Registry::new(impls::Options {
         crate_limits: impls::Limits {
             timeout,
             max_stuck: 16,
         },
         ..Default::default()
-    }))
+    })
+}
+
+/// The implementations named (as `selected_for_bodies` chooses them), every external
+/// adapter among them made again from its registration with `timeout` as its
+/// per-request timeout: the adapters' own timeout machinery (`reptest run`'s), with the
+/// survey's value.
+fn surveyed(
+    registry: &impls::Registry,
+    names: &[String],
+    timeout: Duration,
+) -> Result<Vec<Box<dyn reptest::Implementation>>, String> {
+    let mut chosen = super::selected_for_bodies(registry, names)?;
+    if !chosen
+        .iter()
+        .any(|i| i.info().kind == reptest::ImplKind::Process)
+    {
+        return Ok(chosen);
+    }
+    let external = &impls::external::config::load(&impls::external::config::default_files());
+    let handshakes = std::sync::Arc::new(impls::external::Handshakes::default());
+    for implementation in &mut chosen {
+        if implementation.info().kind != reptest::ImplKind::Process {
+            continue;
+        }
+        if let Some(spec) = external
+            .adapters
+            .iter()
+            .find(|spec| spec.name == implementation.name())
+        {
+            let spec = impls::external::AdapterSpec {
+                timeout,
+                ..spec.clone()
+            };
+            *implementation = impls::external::adapter(spec, &handshakes);
+        }
+    }
+    Ok(chosen)
 }
 
 pub fn run(args: Args) -> Outcome {
@@ -163,7 +237,12 @@ fn run_survey(args: RunArgs) -> Outcome {
     if args.queries_per_file == 0 {
         return Err("--queries-per-file 0: give at least 1".into());
     }
-    let registry = registry(args.timeout)?;
+    let timeout = positive("--timeout", args.limits.timeout)?;
+    let breaker = reptest_survey::breaker::Limits {
+        file_budget: positive("--file-budget", args.limits.file_budget)?,
+        trip_after: args.limits.trip_after,
+    };
+    let registry = registry(timeout);
     let shard = match args.shard {
         Some(shard) => Some(shard),
         None => Shard::from_env(|name| std::env::var(name).ok(), args.shard_count)?,
@@ -181,7 +260,7 @@ fn run_survey(args: RunArgs) -> Outcome {
     if shard.is_some() && args.minimize {
         return Err("a sharded run cannot --minimize: minimize when merging (reptest survey merge --minimize)".into());
     }
-    let implementations = super::selected_for_bodies(&registry, &args.implementations)?;
+    let implementations = surveyed(&registry, &args.implementations, timeout)?;
     if implementations.is_empty() {
         return Err("no implementation is available (see `reptest impls`)".into());
     }
@@ -201,6 +280,7 @@ fn run_survey(args: RunArgs) -> Outcome {
         queries_per_file: args.queries_per_file,
         shard: shard.unwrap_or(Shard::WHOLE),
         limit: args.limit,
+        breaker,
     };
     let total = match shard {
         Some(_) => None,
@@ -222,8 +302,35 @@ fn run_survey(args: RunArgs) -> Outcome {
         chosen.len(),
         files.surveyed as f64 / seconds.max(1e-9)
     );
+    for (entry, t) in survey
+        .header
+        .implementations
+        .iter()
+        .zip(&survey.tally.implementations)
+    {
+        let (m, b) = (&t.missing, &t.breaker);
+        if m.total() > 0 || b.files_tripped > 0 {
+            eprintln!(
+                "reptest survey: {}: {} of {} answers missing (error {}, timeout {}, crash {}, unsupported {}, skipped {}); {} file(s) tripped the breaker{}",
+                entry.name,
+                m.total(),
+                t.asked,
+                m.error,
+                m.timeout,
+                m.crash,
+                m.unsupported,
+                m.skipped,
+                b.files_tripped,
+                if b.opened > 0 {
+                    format!(", which opened: {} file(s) skipped", b.files_skipped)
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
     if args.minimize {
-        minimize(&mut survey, &chosen);
+        minimize(&mut survey, &chosen, &attribution);
     }
     match shard {
         Some(shard) => write_partial(shard, survey, args.out.as_deref(), args.json),
@@ -240,14 +347,15 @@ fn run_merge(args: MergeArgs) -> Outcome {
     }
     let mut survey = partial::merge(partials)?;
     if args.minimize && !survey.header.implementations.is_empty() {
-        let registry = registry(args.timeout)?;
+        let timeout = positive("--timeout", args.timeout)?;
+        let registry = registry(timeout);
         let names: Vec<String> = survey
             .header
             .implementations
             .iter()
             .map(|i| i.name.clone())
             .collect();
-        let implementations = super::selected_for_bodies(&registry, &names)
+        let implementations = surveyed(&registry, &names, timeout)
             .map_err(|e| format!("--minimize needs the survey's implementations here: {e}"))?;
         for (entry, implementation) in survey.header.implementations.iter().zip(&implementations) {
             let version = &implementation.info().version;
@@ -260,28 +368,45 @@ fn run_merge(args: MergeArgs) -> Outcome {
         }
         let chosen: Vec<&dyn reptest::Implementation> =
             implementations.iter().map(|i| i.as_ref()).collect();
-        minimize(&mut survey, &chosen);
+        // The same probes as the survey's (the catalogue of the partials, checked above
+        // by their headers), put to the same implementations.
+        let corpus = args.corpus.load()?;
+        if engine::questions_of(&corpus) != survey.header.questions {
+            return Err(
+                "--minimize: this corpus's questions are not those of the partials (give the survey's with --corpus)"
+                    .into(),
+            );
+        }
+        let attribution = attribution::probe(&attribution::probes_of(&corpus), &chosen);
+        minimize(&mut survey, &chosen, &attribution);
     }
     emit(&survey, args.out.as_deref(), args.json)
 }
 
-/// Minimizes the new groups' examples, saying so on stderr.
-fn minimize(survey: &mut Survey, implementations: &[&dyn reptest::Implementation]) {
+/// Minimizes the new groups' examples and attributes them again, saying so on stderr.
+fn minimize(
+    survey: &mut Survey,
+    implementations: &[&dyn reptest::Implementation],
+    attribution: &attribution::Attribution,
+) {
     let started = std::time::Instant::now();
     let groups = survey.tally.new.len();
     reptest_survey::minimize::minimize_new(
         survey,
         implementations,
         reptest_survey::minimize::BUDGET,
+        attribution,
     );
-    let done = survey
+    let minimized: Vec<_> = survey
         .tally
         .new
         .values()
-        .filter(|g| g.minimized.is_some())
-        .count();
+        .filter_map(|g| g.minimized.as_ref())
+        .collect();
+    let matched = minimized.iter().filter(|m| m.question.is_some()).count();
     eprintln!(
-        "reptest survey: minimized {done} of {groups} new group example(s) in {:.1} s",
+        "reptest survey: minimized {} of {groups} new group example(s) in {:.1} s; {matched} of them match a question once minimized",
+        minimized.len(),
         started.elapsed().as_secs_f64()
     );
 }

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use reptest_core::markup::escape as esc;
 
 use super::json::{new_groups, question_rows, status_rows};
-use super::{count, percent, share, AGREEMENT_MEANS, DECIDED_MEANS};
+use super::{count, percent, share, AGREEMENT_MEANS, DECIDED_MEANS, MISSING_KINDS};
 use crate::engine::Survey;
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:90em;color:#222}\
@@ -40,24 +40,15 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
         "<title>reptest survey</title>\n<style>{STYLE}</style>\n</head>\n<body>"
     )?;
     writeln!(page, "<h1>reptest survey</h1>")?;
+    let (headline, of) = super::headline(survey);
     writeln!(
         page,
-        "<p><span class=big>{}</span> of {} queries compared: every implementation that answered gave the same verdict.</p>\n<p>{}</p>",
-        esc(&percent(a.unanimous, a.compared)),
-        count(a.compared),
+        "<p><span class=big>{}</span> {}</p>\n<p>{}</p>",
+        esc(&headline),
+        esc(&of),
         esc(AGREEMENT_MEANS)
     )?;
-    writeln!(
-        page,
-        "<p>Seed {}, {} queries per file; {} files read, {} surveyed, {} queries; decided by {} {}.</p>",
-        header.seed,
-        header.queries_per_file,
-        count(tally.files.read),
-        count(tally.files.surveyed),
-        count(tally.queries),
-        esc(&header.decided_by.name),
-        esc(&header.decided_by.version)
-    )?;
+    writeln!(page, "<p>{}</p>", esc(&super::settings(survey)))?;
 
     writeln!(page, "<h2>Pairwise disagreement</h2>")?;
     writeln!(
@@ -91,25 +82,22 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
         esc(DECIDED_MEANS)
     )?;
     writeln!(page, "<table>\n<tr><th>implementation</th><th>version</th><th>queries</th><th>verdicts</th><th>missing</th><th>disagree: queries</th><th>disagree: files</th></tr>")?;
-    for (entry, t) in header.implementations.iter().zip(&tally.implementations) {
+    for row in super::decided_rows(survey) {
         writeln!(
             page,
-            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n title=\"error {} / timeout {} / crash {} / unsupported {}\">{}</td><td class=n style=\"background:{}\">{}</td><td class=n>{}</td></tr>",
-            esc(&entry.name),
-            esc(&entry.version),
-            count(t.asked),
-            count(t.verdicts),
-            t.missing.error,
-            t.missing.timeout,
-            t.missing.crash,
-            t.missing.unsupported,
-            count(t.missing.total()),
-            colour(share(t.decided.queries_disagree, t.decided.queries)),
-            esc(&percent(t.decided.queries_disagree, t.decided.queries)),
-            esc(&percent(t.decided.files_disagree, t.decided.files))
+            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n title=\"{MISSING_KINDS}: {}\">{}</td><td class=n style=\"background:{}\">{}</td><td class=n>{}</td></tr>",
+            esc(row.name),
+            esc(row.version),
+            row.asked,
+            row.verdicts,
+            row.by_kind,
+            row.missing,
+            colour(row.share),
+            esc(&row.queries.0),
+            esc(&row.files.0)
         )?;
     }
-    writeln!(page, "</table>")?;
+    writeln!(page, "</table>\n<p>{}</p>", esc(&super::breaker(survey)))?;
 
     writeln!(page, "<h2>Status codes</h2>\n<table>\n<tr><th>status</th><th>files</th><th>access method (RFC 9309)</th><th>queries</th></tr>")?;
     for (family, branch, files, queries) in status_rows(survey) {
@@ -132,25 +120,19 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
         count(a.split)
     )?;
     writeln!(page, "<table>\n<tr><th>question</th><th></th><th>queries</th><th>files</th><th>on the minority side</th></tr>")?;
-    for super::json::QuestionRow {
-        id,
-        text,
-        queries,
-        files,
-        minority,
-    } in question_rows(survey)
-    {
-        let minority: Vec<String> = minority
+    for row in question_rows(survey) {
+        let minority: Vec<String> = row
+            .minority
             .iter()
             .map(|(name, n)| format!("{} {n}", esc(name)))
             .collect();
         writeln!(
             page,
             "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td>{}</td></tr>",
-            esc(&id),
-            esc(&text),
-            count(queries),
-            count(files),
+            esc(&row.id),
+            esc(&row.text),
+            count(row.queries),
+            count(row.files),
             minority.join(", ")
         )?;
     }
@@ -184,6 +166,9 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
                 esc(&m.url),
                 esc(&m.body).replace("&#10;", "\n")
             )?;
+            if let Some(id) = &m.question {
+                writeln!(page, "<p>Minimized, it matches {}.</p>", esc(id))?;
+            }
         }
     }
     writeln!(page, "</body>\n</html>")?;

@@ -1,8 +1,9 @@
 //! `survey.json`: the counts of the survey with the shares computed from them.
 //!
-//! Top-level keys: `format`, `seed`, `queries_per_file`, `limit`, `decided_by`,
-//! `decided_means`, `implementations` (name, version and answers of each, with its
-//! disagreement with the decided verdict), `files`, `queries`, `status` (the status
+//! Top-level keys: `format`, `seed`, `queries_per_file`, `limit`, `breaker` (the circuit
+//! breaker's `file_budget_ms` and `trip_after`), `decided_by`,
+//! `decided_means`, `implementations` (name, version and answers of each, missing ones
+//! by kind, what the breaker did, and its disagreement with the decided verdict), `files`, `queries`, `status` (the status
 //! table), `agreement`, `pairwise` (matrices indexed like `implementations`),
 //! `per_question`, `new` (split queries attributed to no question, by partition) and
 //! `new_minimized` (whether the new groups' examples went through the minimizer:
@@ -11,8 +12,9 @@
 use serde::Serialize;
 
 use super::{share, AGREEMENT_MEANS, DECIDED_MEANS};
+use crate::breaker::Limits;
 use crate::engine::{ImplEntry, Survey, FORMAT};
-use crate::tally::{Agreement, Decided, FileCounts, Missing, NewGroup};
+use crate::tally::{Agreement, BreakerTally, Decided, FileCounts, Missing, NewGroup, PairTally};
 use crate::{AccessBranch, StatusFamily};
 
 /// The JSON text of `survey.json` (pretty-printed, a final newline).
@@ -29,6 +31,7 @@ struct View<'a> {
     seed: u64,
     queries_per_file: u64,
     limit: Option<u64>,
+    breaker: &'a Limits,
     decided_by: &'a ImplEntry,
     decided_means: &'static str,
     implementations: Vec<Impl<'a>>,
@@ -51,6 +54,7 @@ struct Impl<'a> {
     allowed: u64,
     missing: &'a Missing,
     missing_total: u64,
+    breaker: &'a BreakerTally,
     decided: DecidedView,
 }
 
@@ -126,25 +130,14 @@ impl<'a> View<'a> {
     fn of(survey: &'a Survey) -> View<'a> {
         let header = &survey.header;
         let tally = &survey.tally;
-        let matrix = |f: &dyn Fn(&crate::tally::PairTally) -> u64| -> Vec<Vec<u64>> {
-            tally
-                .pairwise
-                .iter()
-                .map(|row| row.iter().map(f).collect())
-                .collect()
-        };
-        let shares = |f: &dyn Fn(&crate::tally::PairTally) -> f64| -> Vec<Vec<f64>> {
-            tally
-                .pairwise
-                .iter()
-                .map(|row| row.iter().map(f).collect())
-                .collect()
-        };
+        let matrix = |f: &dyn Fn(&PairTally) -> u64| matrix_of(&tally.pairwise, f);
+        let shares = |f: &dyn Fn(&PairTally) -> f64| matrix_of(&tally.pairwise, f);
         View {
             format: FORMAT,
             seed: header.seed,
             queries_per_file: header.queries_per_file,
             limit: header.limit,
+            breaker: &header.breaker,
             decided_by: &header.decided_by,
             decided_means: DECIDED_MEANS,
             implementations: header
@@ -159,6 +152,7 @@ impl<'a> View<'a> {
                     allowed: t.allowed,
                     missing: &t.missing,
                     missing_total: t.missing.total(),
+                    breaker: &t.breaker,
                     decided: DecidedView {
                         counts: t.decided,
                         query_share: share(t.decided.queries_disagree, t.decided.queries),
@@ -202,6 +196,14 @@ impl<'a> View<'a> {
             new_minimized: tally.new_minimized,
         }
     }
+}
+
+/// `f` of every pair of a pairwise matrix.
+fn matrix_of<T>(pairwise: &[Vec<PairTally>], f: &dyn Fn(&PairTally) -> T) -> Vec<Vec<T>> {
+    pairwise
+        .iter()
+        .map(|row| row.iter().map(f).collect())
+        .collect()
 }
 
 /// The questions that split at least one query, most queries first, then in catalogue

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::json::{new_groups, question_rows, status_rows};
-use super::{count, percent, AGREEMENT_MEANS, DECIDED_MEANS};
+use super::{count, percent, AGREEMENT_MEANS, DECIDED_MEANS, MISSING_KINDS};
 use crate::engine::Survey;
 
 /// The Markdown page of `survey`.
@@ -23,30 +23,10 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
         .collect();
     writeln!(page, "# reptest survey\n")?;
     let a = &tally.agreement;
-    writeln!(
-        page,
-        "**{}** of {} queries compared: on that share, every implementation that answered gave the same verdict ({} unanimous, {} split).\n",
-        percent(a.unanimous, a.compared),
-        count(a.compared),
-        count(a.unanimous),
-        count(a.split)
-    )?;
+    let (share, of) = super::headline(survey);
+    writeln!(page, "**{share}** {of}\n")?;
     writeln!(page, "{AGREEMENT_MEANS}\n")?;
-    let limit = header.limit.map_or(String::new(), |l| {
-        format!(", at most {} files read", count(l))
-    });
-    writeln!(
-        page,
-        "Seed {}, {} queries per file{limit}; {} file(s) read, {} surveyed, {} queries; {} implementation(s); decided by {} {}.\n",
-        header.seed,
-        header.queries_per_file,
-        count(tally.files.read),
-        count(tally.files.surveyed),
-        count(tally.queries),
-        names.len(),
-        header.decided_by.name,
-        header.decided_by.version
-    )?;
+    writeln!(page, "{}\n", super::settings(survey))?;
     let f = &tally.files;
     if f.skipped + f.cut_at_limit + f.cut_in_archive > 0 {
         writeln!(
@@ -86,28 +66,25 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(page, "{DECIDED_MEANS}\n")?;
     writeln!(
         page,
-        "| implementation | version | queries | verdicts | missing (error / timeout / crash / unsupported) | disagree: queries | disagree: files |\n| --- | --- | ---: | ---: | --- | ---: | ---: |"
+        "| implementation | version | queries | verdicts | missing ({MISSING_KINDS}) | disagree: queries | disagree: files |\n| --- | --- | ---: | ---: | --- | ---: | ---: |"
     )?;
-    for (entry, t) in header.implementations.iter().zip(&tally.implementations) {
-        let m = &t.missing;
+    for row in super::decided_rows(survey) {
         writeln!(
             page,
-            "| {} | {} | {} | {} | {} ({} / {} / {} / {}) | {} ({}) | {} ({}) |",
-            cell(&entry.name),
-            cell(&entry.version),
-            count(t.asked),
-            count(t.verdicts),
-            count(m.total()),
-            count(m.error),
-            count(m.timeout),
-            count(m.crash),
-            count(m.unsupported),
-            percent(t.decided.queries_disagree, t.decided.queries),
-            count(t.decided.queries_disagree),
-            percent(t.decided.files_disagree, t.decided.files),
-            count(t.decided.files_disagree)
+            "| {} | {} | {} | {} | {} ({}) | {} ({}) | {} ({}) |",
+            cell(row.name),
+            cell(row.version),
+            row.asked,
+            row.verdicts,
+            row.missing,
+            row.by_kind,
+            row.queries.0,
+            row.queries.1,
+            row.files.0,
+            row.files.1
         )?;
     }
+    writeln!(page, "\n{}", super::breaker(survey))?;
 
     writeln!(page, "\n## Pairwise disagreement\n")?;
     writeln!(
@@ -158,24 +135,19 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
             page,
             "| question | | queries | files | on the minority side (queries) |\n| --- | --- | ---: | ---: | --- |"
         )?;
-        for super::json::QuestionRow {
-            id,
-            text,
-            queries,
-            files,
-            minority,
-        } in rows
-        {
-            let minority: Vec<String> = minority
+        for row in rows {
+            let minority: Vec<String> = row
+                .minority
                 .iter()
                 .map(|(name, n)| format!("{} {}", cell(name), count(*n)))
                 .collect();
             writeln!(
                 page,
-                "| {id} | {} | {} | {} | {} |",
-                cell(&text),
-                count(queries),
-                count(files),
+                "| {} | {} | {} | {} | {} |",
+                row.id,
+                cell(&row.text),
+                count(row.queries),
+                count(row.files),
                 minority.join(", ")
             )?;
         }
@@ -237,6 +209,12 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
                 count(m.body_len)
             )?;
             code_block(page, &m.body)?;
+            if let Some(id) = &m.question {
+                writeln!(
+                    page,
+                    "Minimized, it matches {id}: attributed again, the minimized example goes to that question.\n"
+                )?;
+            }
         } else if tally.new_minimized {
             writeln!(
                 page,
