@@ -28,10 +28,9 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use memchr::memchr;
 use memchr::memmem::Finder;
 
-use crate::encode::{normalize_pattern_into, pattern_is_plain};
+use crate::encode::{normalize_pattern_into, pattern_body, PatternBody};
 
 /// A range of octets in a [`Store`]'s text arena.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -186,12 +185,13 @@ impl Store {
             };
             return (written, never);
         }
-        let (body, anchored) = match memchr(b'$', raw) {
-            Some(end) => (raw.get(..end).unwrap_or_default(), true),
-            None => (raw, false),
-        };
+        let PatternBody {
+            body,
+            anchored,
+            plain,
+        } = pattern_body(raw);
         self.stars.clear();
-        let normalized = if !prepend_slash && pattern_is_plain(body) {
+        let normalized = if !prepend_slash && plain {
             // Already normal and wildcard-free: reuse the written octets.
             Span {
                 start: written.start,
