@@ -55,7 +55,46 @@ impl Span {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Pattern {
     specificity: usize,
+    /// The first octets the path must start with, for [`Pattern::may_match`].
+    lead: Lead,
     matcher: Matcher,
+}
+
+/// Up to the first 8 octets of a pattern's leading literal (before any `*`), packed
+/// into a word with the mask of the octets it has: a path that does not start with
+/// them cannot match (RFC 9309 §2.2.2: a pattern matches from the first octet of the
+/// path), so most rules are ruled out by one comparison instead of a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Lead {
+    octets: u64,
+    mask: u64,
+}
+
+impl Lead {
+    fn of(literal: &[u8]) -> Lead {
+        let n = literal.len().min(8);
+        Lead {
+            octets: PathLead::of(literal).0,
+            mask: if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 },
+        }
+    }
+}
+
+/// The first 8 octets of a normalized path (zero-padded), computed once per check and
+/// compared with each rule's lead ([`Pattern::may_match`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PathLead(u64);
+
+impl PathLead {
+    /// The lead of `path`.
+    pub(crate) fn of(path: &[u8]) -> PathLead {
+        let mut word = [0u8; 8];
+        let n = path.len().min(8);
+        if let (Some(to), Some(from)) = (word.get_mut(..n), path.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        PathLead(u64::from_le_bytes(word))
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -181,6 +220,7 @@ impl Store {
         if raw.is_empty() {
             let never = Pattern {
                 specificity: 0,
+                lead: Lead::default(),
                 matcher: Matcher::Never,
             };
             return (written, never);
@@ -209,6 +249,8 @@ impl Store {
             }
         };
         let specificity = normalized.len() + usize::from(anchored);
+        let literal_end = self.stars.first().copied().unwrap_or(normalized.end);
+        let lead = Lead::of(self.text.get(normalized.start..literal_end).unwrap_or_default());
         let matcher = match (self.stars.is_empty(), anchored) {
             (true, false) => Matcher::Prefix(normalized),
             (true, true) => Matcher::Exact(normalized),
@@ -216,6 +258,7 @@ impl Store {
         };
         let pattern = Pattern {
             specificity,
+            lead,
             matcher,
         };
         (written, pattern)
@@ -333,6 +376,12 @@ impl Pattern {
     pub(crate) fn specificity(&self) -> usize {
         self.specificity
     }
+
+    /// `false` when a path with this lead cannot match (its first octets differ from
+    /// the pattern's leading literal); `true` means [`Store::matches`] decides.
+    pub(crate) fn may_match(&self, path: PathLead) -> bool {
+        path.0 & self.lead.mask == self.lead.octets
+    }
 }
 
 #[cfg(test)]
@@ -352,7 +401,11 @@ mod tests {
 
     fn m(pattern: &str, path: &str) -> bool {
         let (store, p) = compile(pattern.as_bytes(), false);
-        store.matches(&p, path.as_bytes())
+        let matched = store.matches(&p, path.as_bytes());
+        if matched {
+            assert!(p.may_match(PathLead::of(path.as_bytes())), "{pattern} {path}");
+        }
+        matched
     }
 
     fn spec(pattern: &str) -> usize {
@@ -488,6 +541,24 @@ mod tests {
     }
 
     #[test]
+    fn leads_rule_out_only_paths_that_cannot_match() {
+        let may = |pattern: &str, path: &str| {
+            let (_, p) = compile(pattern.as_bytes(), false);
+            p.may_match(PathLead::of(path.as_bytes()))
+        };
+        assert!(may("/private/x", "/private/x/y"));
+        assert!(!may("/private/x", "/public/x"));
+        assert!(may("/private/x", "/private"), "a short path is left to the matcher");
+        assert!(!may("/a", "/b"));
+        assert!(may("*.gif", "/b"), "no leading literal");
+        assert!(may("/a*b", "/a"));
+        assert!(!may("/a*b", "/b"));
+        assert!(may("/ab$", "/abc"));
+        assert!(may("/%7A", "/z"), "compared normalized");
+        assert!(!may("/%7A", "/%7A"), "the path is normalized before the check");
+    }
+
+    #[test]
     fn prepend_slash() {
         let (store, p) = compile(b"foo", true);
         assert!(store.matches(&p, b"/foo/bar"));
@@ -569,6 +640,9 @@ mod tests {
             let expected = naive(&toks, anchored, &path);
             let (store, p) = compile(&pattern, false);
             prop_assert_eq!(store.matches(&p, &path), expected);
+            if expected {
+                prop_assert!(p.may_match(PathLead::of(&path)));
+            }
         }
     }
 }
