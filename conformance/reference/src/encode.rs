@@ -210,19 +210,15 @@ fn normalize(input: &[u8], out: &mut Vec<u8>, mut stars: Option<&mut Vec<usize>>
     let pattern = stars.is_some();
     out.reserve(input.len() + 8);
     let mut in_query = false;
-    let special = |b: u8, in_query: bool| {
-        must_encode(b)
-            || b == b'%'
-            || b == b'?'
-            || is_data_delimiter(b, in_query)
-            || (pattern && b == b'*')
-    };
+    // The octets that end a run of ordinary ones: those never plain (to encode, `%`, the
+    // data delimiters), `?`, `*` in a pattern, and `/` once in the query.
+    let mut special = NOT_PLAIN | QUERY | if pattern { STAR } else { 0 };
     let mut rest = input;
     loop {
         // Copy the run of ordinary octets in one go.
         let run = rest
             .iter()
-            .position(|&b| special(b, in_query))
+            .position(|&b| CLASS[usize::from(b)] & special != 0)
             .unwrap_or(rest.len());
         out.extend_from_slice(&rest[..run]);
         let Some((&b, tail)) = rest[run..].split_first() else {
@@ -234,6 +230,7 @@ fn normalize(input: &[u8], out: &mut Vec<u8>, mut stars: Option<&mut Vec<usize>>
         } else if b == b'?' {
             // The first `?` opens the query.
             in_query = true;
+            special |= SLASH;
             out.push(b);
         } else if b == b'*' {
             if let Some(stars) = stars.as_mut() {

@@ -236,8 +236,17 @@ impl Groups {
         best.map(|rule| MatchedRule {
             line: rule.line,
             kind: rule.kind,
-            pattern: String::from_utf8_lossy(rule.written.get(self.store.text())).into_owned(),
+            pattern: lossy(rule.written.get(self.store.text())),
         })
+    }
+}
+
+/// `bytes` as a string, invalid UTF-8 replaced (U+FFFD); valid UTF-8, the usual case, is
+/// checked by the faster validator and copied once.
+fn lossy(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
     }
 }
 
