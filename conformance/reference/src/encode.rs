@@ -147,28 +147,23 @@ pub(crate) struct PatternBody<'a> {
 /// short pattern (most are), else with vectorized searches.
 pub(crate) fn pattern_body(raw: &[u8]) -> PatternBody<'_> {
     if raw.len() <= SHORT {
-        let mut reject = NOT_PLAIN | STAR;
-        let mut plain = true;
+        // One pass: the classes of the body's octets, or-ed, up to the first `$`.
+        let mut classes = 0;
+        let mut end = raw.len();
         for (i, &b) in raw.iter().enumerate() {
-            let class = CLASS[usize::from(b)];
-            if class & DOLLAR != 0 {
-                let body = raw.get(..i).unwrap_or_default();
-                return PatternBody {
-                    body,
-                    anchored: true,
-                    plain,
-                };
+            if b == b'$' {
+                end = i;
+                break;
             }
-            if class & reject != 0 {
-                plain = false;
-            }
-            if class & QUERY != 0 {
-                reject |= QUERY | SLASH;
-            }
+            classes |= CLASS[usize::from(b)];
         }
+        let body = raw.get(..end).unwrap_or_default();
+        // Only a body with a `?` needs a second look, at its query.
+        let plain =
+            classes & (NOT_PLAIN | STAR) == 0 && (classes & QUERY == 0 || is_plain(body, true));
         return PatternBody {
-            body: raw,
-            anchored: false,
+            body,
+            anchored: end < raw.len(),
             plain,
         };
     }
@@ -407,8 +402,16 @@ mod tests {
                 long.extend_from_slice(&input);
                 let mut long_front = input.clone();
                 long_front.extend(std::iter::repeat_n(b'a', SHORT));
-                assert_eq!(is_plain(&long, pattern), is_plain(&input, pattern), "{input:?}");
-                assert_eq!(is_plain(&long_front, pattern), is_plain(&input, pattern), "{input:?}");
+                assert_eq!(
+                    is_plain(&long, pattern),
+                    is_plain(&input, pattern),
+                    "{input:?}"
+                );
+                assert_eq!(
+                    is_plain(&long_front, pattern),
+                    is_plain(&input, pattern),
+                    "{input:?}"
+                );
             }
             // The one-pass cut of a short pattern and the searches of a long one agree.
             let short = pattern_body(&input);
@@ -420,7 +423,11 @@ mod tests {
             assert_eq!(short.body, &long.body[SHORT..], "{input:?}");
             // Normalizing a plain input leaves it as it is.
             if short.plain {
-                assert_eq!(pattern(short.body), (short.body.to_vec(), vec![]), "{input:?}");
+                assert_eq!(
+                    pattern(short.body),
+                    (short.body.to_vec(), vec![]),
+                    "{input:?}"
+                );
             }
             if is_plain(&input, false) {
                 assert_eq!(path(&input), input, "{input:?}");

@@ -75,7 +75,11 @@ impl Lead {
         let n = literal.len().min(8);
         Lead {
             octets: PathLead::of(literal).0,
-            mask: if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 },
+            mask: if n == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * n)) - 1
+            },
         }
     }
 }
@@ -88,12 +92,15 @@ pub(crate) struct PathLead(u64);
 impl PathLead {
     /// The lead of `path`.
     pub(crate) fn of(path: &[u8]) -> PathLead {
-        let mut word = [0u8; 8];
-        let n = path.len().min(8);
-        if let (Some(to), Some(from)) = (word.get_mut(..n), path.get(..n)) {
-            to.copy_from_slice(from);
+        // One load for the usual path of 8 octets or more; no `memcpy` call.
+        if let Some(word) = path.first_chunk::<8>() {
+            return PathLead(u64::from_le_bytes(*word));
         }
-        PathLead(u64::from_le_bytes(word))
+        let mut word = 0;
+        for (i, &b) in path.iter().enumerate() {
+            word |= u64::from(b) << (8 * i);
+        }
+        PathLead(word)
     }
 }
 
@@ -250,7 +257,11 @@ impl Store {
         };
         let specificity = normalized.len() + usize::from(anchored);
         let literal_end = self.stars.first().copied().unwrap_or(normalized.end);
-        let lead = Lead::of(self.text.get(normalized.start..literal_end).unwrap_or_default());
+        let lead = Lead::of(
+            self.text
+                .get(normalized.start..literal_end)
+                .unwrap_or_default(),
+        );
         let matcher = match (self.stars.is_empty(), anchored) {
             (true, false) => Matcher::Prefix(normalized),
             (true, true) => Matcher::Exact(normalized),
@@ -403,7 +414,10 @@ mod tests {
         let (store, p) = compile(pattern.as_bytes(), false);
         let matched = store.matches(&p, path.as_bytes());
         if matched {
-            assert!(p.may_match(PathLead::of(path.as_bytes())), "{pattern} {path}");
+            assert!(
+                p.may_match(PathLead::of(path.as_bytes())),
+                "{pattern} {path}"
+            );
         }
         matched
     }
@@ -548,14 +562,20 @@ mod tests {
         };
         assert!(may("/private/x", "/private/x/y"));
         assert!(!may("/private/x", "/public/x"));
-        assert!(may("/private/x", "/private"), "a short path is left to the matcher");
+        assert!(
+            may("/private/x", "/private"),
+            "a short path is left to the matcher"
+        );
         assert!(!may("/a", "/b"));
         assert!(may("*.gif", "/b"), "no leading literal");
         assert!(may("/a*b", "/a"));
         assert!(!may("/a*b", "/b"));
         assert!(may("/ab$", "/abc"));
         assert!(may("/%7A", "/z"), "compared normalized");
-        assert!(!may("/%7A", "/%7A"), "the path is normalized before the check");
+        assert!(
+            !may("/%7A", "/%7A"),
+            "the path is normalized before the check"
+        );
     }
 
     #[test]
