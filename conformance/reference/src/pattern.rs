@@ -182,6 +182,17 @@ impl Hasher for Fnv {
     }
 }
 
+/// How many distinct segment finders a store compares one by one before it indexes
+/// them by hash ([`Store::finder`]).
+const LINEAR_FINDERS: usize = 16;
+
+/// The FNV-1a hash of `bytes`.
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut hasher = Fnv::default();
+    hasher.write(bytes);
+    hasher.finish()
+}
+
 impl Store {
     /// A store with room for `text` octets and `wilds` wildcard patterns.
     pub(crate) fn with_capacity(text: usize, wilds: usize) -> Store {
@@ -319,20 +330,36 @@ impl Store {
     }
 
     /// The index in `self.finders` of a finder for the octets of `needle`,
-    /// built unless an equal needle already has one.
+    /// built unless an equal needle already has one. Up to [`LINEAR_FINDERS`] finders
+    /// are compared one by one (no hash, no map for the usual file); beyond, they are
+    /// looked up by hash.
     fn finder(&mut self, needle: Span) -> usize {
         let bytes = needle.get(&self.text);
-        let mut hasher = Fnv::default();
-        hasher.write(bytes);
-        let hash = hasher.finish();
-        if let Some(&i) = self.finder_index.get(&hash) {
-            if self.finders.get(i).is_some_and(|f| f.needle() == bytes) {
-                return i;
+        let found = if self.finders.len() <= LINEAR_FINDERS {
+            self.finders.iter().position(|f| f.needle() == bytes)
+        } else {
+            if self.finder_index.is_empty() {
+                let index = self
+                    .finders
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| (fnv(f.needle()), i))
+                    .collect();
+                self.finder_index = index;
             }
+            self.finder_index
+                .get(&fnv(bytes))
+                .copied()
+                .filter(|&i| self.finders.get(i).is_some_and(|f| f.needle() == bytes))
+        };
+        if let Some(i) = found {
+            return i;
         }
         self.finders.push(Finder::new(bytes).into_owned());
         let i = self.finders.len() - 1;
-        self.finder_index.insert(hash, i);
+        if !self.finder_index.is_empty() {
+            self.finder_index.insert(fnv(bytes), i);
+        }
         i
     }
 
@@ -607,6 +634,26 @@ mod tests {
         assert!(store.matches(&c, b"/c-x"));
         store.finish();
         assert!(store.matches(&a, b"/a-x-yz"), "still usable after finish");
+    }
+
+    #[test]
+    fn recurring_segments_share_finders_beyond_the_linear_few() {
+        let mut store = Store::default();
+        let n = LINEAR_FINDERS * 3;
+        let patterns: Vec<Pattern> = (0..n)
+            .map(|i| store.compile(format!("/a*s{i}*").as_bytes(), false).1)
+            .collect();
+        assert_eq!(store.finders.len(), n);
+        let again: Vec<Pattern> = (0..n)
+            .map(|i| store.compile(format!("/b*s{i}*").as_bytes(), false).1)
+            .collect();
+        assert_eq!(store.finders.len(), n, "each segment built once");
+        for (i, (a, b)) in patterns.iter().zip(&again).enumerate() {
+            let (pa, pb) = (format!("/a-s{i}-"), format!("/b-s{i}-"));
+            assert!(store.matches(a, pa.as_bytes()) && store.matches(b, pb.as_bytes()));
+            let other = format!("/a-s{}-", (i + 1) % n);
+            assert!(!store.matches(a, other.as_bytes()) || other.contains(&format!("s{i}")));
+        }
     }
 
     #[test]
