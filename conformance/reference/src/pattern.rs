@@ -16,11 +16,14 @@
 //!
 //! Matching never backtracks: the first segment must be a prefix of the
 //! path, each further segment is searched leftmost after the end of the
-//! previous one (with `memchr::memmem`), and with `$` the last segment must
-//! sit at the very end of the path, no earlier than the end of the previous
-//! segment. Placing every segment leftmost leaves the most room for the
-//! rest, so this greedy search finds a match whenever one exists, in time
-//! linear in the path length per segment.
+//! previous one, and with `$` the last segment must sit at the very end of
+//! the path, no earlier than the end of the previous segment. Placing every
+//! segment leftmost leaves the most room for the rest, so this greedy search
+//! finds a match whenever one exists, in time linear in the path length per
+//! segment: a segment of up to [`SHORT_NEEDLE`] octets is searched by its first
+//! octet (`memchr`) and compared where it occurs (at most that many comparisons
+//! per position, and nothing to build at parse time); a longer one with a
+//! `memchr::memmem` finder built once.
 //!
 //! Specificity (RFC 9309 §2.2.2, `2.2.2-LONGEST`) is the number of octets of
 //! the normalized pattern, `*` and `$` included.
@@ -28,6 +31,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use memchr::memchr;
 use memchr::memmem::Finder;
 
 use crate::encode::{normalize_pattern_into, pattern_body, PatternBody};
@@ -128,13 +132,25 @@ struct Wild {
     last: Last,
 }
 
+/// Segments up to this many octets are searched without a prebuilt finder
+/// ([`Needle::Short`]).
+pub(crate) const SHORT_NEEDLE: usize = 8;
+
+/// A literal segment between wildcards, as searched.
+#[derive(Debug, Clone, Copy)]
+enum Needle {
+    /// At most [`SHORT_NEEDLE`] octets: found by its first octet, then compared.
+    Short(Span),
+    /// Longer: index into [`Store::finders`].
+    Long(usize),
+}
+
 #[derive(Debug, Clone, Copy)]
 enum Last {
     /// Pattern ends with `*` (or `*` then `$`): anything may follow.
     Anything,
-    /// Not anchored: must occur somewhere after the previous segment
-    /// (index into [`Store::finders`]).
-    Find(usize),
+    /// Not anchored: must occur somewhere after the previous segment.
+    Find(Needle),
     /// Anchored with `$`: must be a suffix, not overlapping the previous
     /// segment.
     Suffix(Span),
@@ -147,10 +163,10 @@ enum Last {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Store {
     text: Vec<u8>,
-    /// Substring searchers, one per distinct segment.
+    /// Substring searchers, one per distinct long segment.
     finders: Vec<Finder<'static>>,
-    /// Middle segments of wildcard patterns, as indices into `finders`.
-    segments: Vec<usize>,
+    /// Middle segments of wildcard patterns.
+    segments: Vec<Needle>,
     wilds: Vec<Wild>,
     /// Scratch space for wildcard positions while compiling.
     stars: Vec<usize>,
@@ -303,8 +319,8 @@ impl Store {
                 end: pair[1],
             };
             if segment.len() > 0 {
-                let index = self.finder(segment);
-                self.segments.push(index);
+                let needle = self.needle(segment);
+                self.segments.push(needle);
             }
         }
         self.stars = stars;
@@ -318,7 +334,7 @@ impl Store {
         } else if anchored {
             Last::Suffix(tail)
         } else {
-            Last::Find(self.finder(tail))
+            Last::Find(self.needle(tail))
         };
         self.wilds.push(Wild {
             first,
@@ -327,6 +343,38 @@ impl Store {
             last,
         });
         Matcher::Wild(self.wilds.len() - 1)
+    }
+
+    /// How the segment `span` is searched.
+    fn needle(&mut self, span: Span) -> Needle {
+        if span.len() <= SHORT_NEEDLE {
+            Needle::Short(span)
+        } else {
+            Needle::Long(self.finder(span))
+        }
+    }
+
+    /// Where the first occurrence of `needle` in `haystack` ends.
+    fn find(&self, needle: Needle, haystack: &[u8]) -> Option<usize> {
+        match needle {
+            Needle::Short(span) => {
+                let bytes = span.get(&self.text);
+                let (&first, rest) = bytes.split_first()?;
+                let mut from = 0;
+                while let Some(i) = memchr(first, haystack.get(from..)?) {
+                    let at = from + i;
+                    if haystack.get(at + 1..)?.starts_with(rest) {
+                        return Some(at + bytes.len());
+                    }
+                    from = at + 1;
+                }
+                None
+            }
+            Needle::Long(i) => {
+                let finder = self.finders.get(i)?;
+                finder.find(haystack).map(|at| at + finder.needle().len())
+            }
+        }
     }
 
     /// The index in `self.finders` of a finder for the octets of `needle`,
@@ -385,22 +433,19 @@ impl Store {
         let middle = self
             .segments
             .get(wild.middle_start..wild.middle_end)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|&i| self.finders.get(i));
-        for finder in middle {
+            .unwrap_or_default();
+        for &needle in middle {
             let rest = path.get(pos..).unwrap_or_default();
-            match finder.find(rest) {
-                Some(i) => pos += i + finder.needle().len(),
+            match self.find(needle, rest) {
+                Some(end) => pos += end,
                 None => return false,
             }
         }
         match wild.last {
             Last::Anything => true,
-            Last::Find(i) => self
-                .finders
-                .get(i)
-                .is_some_and(|finder| finder.find(path.get(pos..).unwrap_or_default()).is_some()),
+            Last::Find(needle) => self
+                .find(needle, path.get(pos..).unwrap_or_default())
+                .is_some(),
             Last::Suffix(suffix) => {
                 let suffix = suffix.get(&self.text);
                 path.len() >= pos + suffix.len() && path.ends_with(suffix)
@@ -623,17 +668,25 @@ mod tests {
     #[test]
     fn recurring_segments_share_finders() {
         let mut store = Store::default();
-        let (_, a) = store.compile(b"/a*x*yz*", false);
-        let (_, b) = store.compile(b"/b*yz*x", false);
-        let (_, c) = store.compile(b"/c*x$", false);
-        assert_eq!(store.finders.len(), 2, "x and yz, each built once");
-        assert!(store.matches(&a, b"/a-x-yz"));
-        assert!(!store.matches(&a, b"/a-yz-x"));
-        assert!(store.matches(&b, b"/b-yz-x"));
-        assert!(!store.matches(&b, b"/b-x-yz"));
-        assert!(store.matches(&c, b"/c-x"));
+        // Segments longer than SHORT_NEEDLE get a finder; short ones none.
+        let (_, a) = store.compile(b"/a*xxxxxxxxx*yyyyyyyyyz*x*", false);
+        let (_, b) = store.compile(b"/b*yyyyyyyyyz*xxxxxxxxx", false);
+        let (_, c) = store.compile(b"/c*xxxxxxxxx$", false);
+        assert_eq!(
+            store.finders.len(),
+            2,
+            "the two long segments, each built once"
+        );
+        assert!(store.matches(&a, b"/a-xxxxxxxxx-yyyyyyyyyz-x"));
+        assert!(!store.matches(&a, b"/a-yyyyyyyyyz-xxxxxxxxx"));
+        assert!(store.matches(&b, b"/b-yyyyyyyyyz-xxxxxxxxx"));
+        assert!(!store.matches(&b, b"/b-xxxxxxxxx-yyyyyyyyyz"));
+        assert!(store.matches(&c, b"/c-xxxxxxxxx"));
         store.finish();
-        assert!(store.matches(&a, b"/a-x-yz"), "still usable after finish");
+        assert!(
+            store.matches(&a, b"/a-xxxxxxxxx-yyyyyyyyyz-x"),
+            "still usable after finish"
+        );
     }
 
     #[test]
@@ -641,18 +694,26 @@ mod tests {
         let mut store = Store::default();
         let n = LINEAR_FINDERS * 3;
         let patterns: Vec<Pattern> = (0..n)
-            .map(|i| store.compile(format!("/a*s{i}*").as_bytes(), false).1)
+            .map(|i| {
+                store
+                    .compile(format!("/a*segment-{i:03}*").as_bytes(), false)
+                    .1
+            })
             .collect();
         assert_eq!(store.finders.len(), n);
         let again: Vec<Pattern> = (0..n)
-            .map(|i| store.compile(format!("/b*s{i}*").as_bytes(), false).1)
+            .map(|i| {
+                store
+                    .compile(format!("/b*segment-{i:03}*").as_bytes(), false)
+                    .1
+            })
             .collect();
         assert_eq!(store.finders.len(), n, "each segment built once");
         for (i, (a, b)) in patterns.iter().zip(&again).enumerate() {
-            let (pa, pb) = (format!("/a-s{i}-"), format!("/b-s{i}-"));
+            let (pa, pb) = (format!("/a-segment-{i:03}-"), format!("/b-segment-{i:03}-"));
             assert!(store.matches(a, pa.as_bytes()) && store.matches(b, pb.as_bytes()));
-            let other = format!("/a-s{}-", (i + 1) % n);
-            assert!(!store.matches(a, other.as_bytes()) || other.contains(&format!("s{i}")));
+            let other = format!("/a-segment-{:03}-", (i + 1) % n);
+            assert!(!store.matches(a, other.as_bytes()));
         }
     }
 
@@ -710,6 +771,26 @@ mod tests {
             if expected {
                 prop_assert!(p.may_match(PathLead::of(&path)));
             }
+        }
+
+        #[test]
+        fn long_segments_agree_with_naive(
+            segments in proptest::collection::vec(proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b')], 0..14), 1..4),
+            anchored in any::<bool>(),
+            path in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b')], 0..40),
+        ) {
+            // Segments of up to 13 octets: both sides of SHORT_NEEDLE.
+            let mut pattern = b"/".to_vec();
+            pattern.extend(segments.join(&b'*'));
+            if anchored {
+                pattern.push(b'$');
+            }
+            let mut full = b"/".to_vec();
+            full.extend(&path);
+            let (toks, anchored) = tokens(&pattern);
+            let expected = naive(&toks, anchored, &full);
+            let (store, p) = compile(&pattern, false);
+            prop_assert_eq!(store.matches(&p, &full), expected);
         }
     }
 }
