@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::vec;
 
 use crate::error::{Error, Kind};
-use crate::file::{is_hidden, read_capped, Cut, SurveyFile};
+use crate::file::{is_hidden, read_capped_sized, Cut, SurveyFile};
 
 pub(crate) struct DirFiles {
     /// Each entry's name, path, and whether the listing already says it is a regular
@@ -57,7 +57,11 @@ impl Iterator for DirFiles {
             if is_hidden(host) {
                 continue;
             }
-            let read = fs::File::open(&path).and_then(|mut file| read_capped(&mut file));
+            // The size from the open file (no path lookup) sizes the buffer.
+            let read = fs::File::open(&path).and_then(|mut file| {
+                let size = file.metadata().map_or(0, |meta| meta.len());
+                read_capped_sized(&mut file, size)
+            });
             return Some(match read {
                 Ok((body, cut)) => Ok(SurveyFile {
                     host: host.to_owned(),
