@@ -66,10 +66,62 @@ fn push_escape(out: &mut Vec<u8>, b: u8) {
     out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
 }
 
+/// [`CLASS`] bit: an octet that is never in normal form as it stands (outside US-ASCII,
+/// a space, `%`, or a generic delimiter that is data anywhere: `:` `@` `[` `]`).
+const NOT_PLAIN: u8 = 1;
+/// [`CLASS`] bit: `*`, a wildcard in a pattern.
+const STAR: u8 = 2;
+/// [`CLASS`] bit: `?`, which opens the query (the first) or is data (the others).
+const QUERY: u8 = 4;
+/// [`CLASS`] bit: `/`, a separator in the path, data in the query.
+const SLASH: u8 = 8;
+/// [`CLASS`] bit: `$`, which ends a pattern (RFC 9309 §2.2.3).
+const DOLLAR: u8 = 16;
+
+/// The octet classes of [`is_plain`], one table lookup per octet.
+const CLASS: [u8; 256] = {
+    let mut class = [0u8; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        class[b] = NOT_PLAIN;
+        b += 1;
+    }
+    let mut i = 0;
+    let not_plain = b" %:@[]";
+    while i < not_plain.len() {
+        class[not_plain[i] as usize] = NOT_PLAIN;
+        i += 1;
+    }
+    class[b'*' as usize] = STAR;
+    class[b'?' as usize] = QUERY;
+    class[b'/' as usize] = SLASH;
+    class[b'$' as usize] = DOLLAR;
+    class
+};
+
+/// Inputs up to this length are classified by [`CLASS`] in one pass; longer ones by
+/// vectorized searches (`is_ascii`, `memchr`), which cost more to start but less per
+/// octet.
+const SHORT: usize = 64;
+
 /// Whether `input` is already in normal form with no special octet, so it
 /// can be copied as is (fast path).
 fn is_plain(input: &[u8], pattern: bool) -> bool {
-    // `is_ascii` and `memchr` are vectorized: this runs on every check.
+    // This runs on every pattern at parse and on every path at check.
+    if input.len() <= SHORT {
+        let mut reject = NOT_PLAIN | if pattern { STAR } else { 0 };
+        for &b in input {
+            let class = CLASS[usize::from(b)];
+            if class & reject != 0 {
+                return false;
+            }
+            if class & QUERY != 0 {
+                // After the `?` that opens the query, `/` and `?` are data.
+                reject |= QUERY | SLASH;
+            }
+        }
+        return true;
+    }
     input.is_ascii()
         && memchr3(b' ', b'%', b':', input).is_none()
         && memchr3(b'@', b'[', b']', input).is_none()
@@ -78,10 +130,52 @@ fn is_plain(input: &[u8], pattern: bool) -> bool {
             .is_none_or(|q| memchr2(b'/', b'?', input.get(q + 1..).unwrap_or_default()).is_none())
 }
 
-/// Whether a pattern body is already normal and has no wildcard, so its
-/// octets can be used as written.
-pub(crate) fn pattern_is_plain(input: &[u8]) -> bool {
-    is_plain(input, true)
+/// A rule pattern as written, cut at its first `$` (RFC 9309 §2.2.3: `$` "Designates
+/// the end of the match pattern").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PatternBody<'a> {
+    /// The octets before the first `$` (all of them without one).
+    pub(crate) body: &'a [u8],
+    /// Whether there was a `$`: the pattern is anchored at the end of the path.
+    pub(crate) anchored: bool,
+    /// Whether `body` is already normal and has no wildcard, so its octets can be used
+    /// as written ([`is_plain`]).
+    pub(crate) plain: bool,
+}
+
+/// Cuts `raw` at its first `$` and tells whether the rest is plain, in one pass over a
+/// short pattern (most are), else with vectorized searches.
+pub(crate) fn pattern_body(raw: &[u8]) -> PatternBody<'_> {
+    if raw.len() <= SHORT {
+        // One pass: the classes of the body's octets, or-ed, up to the first `$`.
+        let mut classes = 0;
+        let mut end = raw.len();
+        for (i, &b) in raw.iter().enumerate() {
+            if b == b'$' {
+                end = i;
+                break;
+            }
+            classes |= CLASS[usize::from(b)];
+        }
+        let body = raw.get(..end).unwrap_or_default();
+        // Only a body with a `?` needs a second look, at its query.
+        let plain =
+            classes & (NOT_PLAIN | STAR) == 0 && (classes & QUERY == 0 || is_plain(body, true));
+        return PatternBody {
+            body,
+            anchored: end < raw.len(),
+            plain,
+        };
+    }
+    let (body, anchored) = match memchr(b'$', raw) {
+        Some(end) => (raw.get(..end).unwrap_or_default(), true),
+        None => (raw, false),
+    };
+    PatternBody {
+        body,
+        anchored,
+        plain: is_plain(body, true),
+    }
 }
 
 /// Whether a URL path is already in normal form (it can be used as is).
@@ -90,6 +184,9 @@ pub(crate) fn path_is_plain(input: &[u8]) -> bool {
 }
 
 /// Normalizes a URL path (path + query) into `out` (appended).
+///
+/// Callers test [`path_is_plain`] first where it saves the copy; a plain input comes
+/// out unchanged either way.
 pub(crate) fn normalize_path_into(input: &[u8], out: &mut Vec<u8>) {
     normalize(input, out, None);
 }
@@ -97,31 +194,26 @@ pub(crate) fn normalize_path_into(input: &[u8], out: &mut Vec<u8>) {
 /// Normalizes a rule pattern (without its anchoring `$`) into `out`
 /// (appended). The position in `out` of each wildcard `*` is pushed onto
 /// `stars`; a `*` that came from `%2A` is a literal and is not recorded.
+///
+/// Callers test plainness first ([`pattern_body`]); a plain input comes out
+/// unchanged either way.
 pub(crate) fn normalize_pattern_into(input: &[u8], out: &mut Vec<u8>, stars: &mut Vec<usize>) {
     normalize(input, out, Some(stars));
 }
 
 fn normalize(input: &[u8], out: &mut Vec<u8>, mut stars: Option<&mut Vec<usize>>) {
     let pattern = stars.is_some();
-    if is_plain(input, pattern) {
-        out.extend_from_slice(input);
-        return;
-    }
     out.reserve(input.len() + 8);
     let mut in_query = false;
-    let special = |b: u8, in_query: bool| {
-        must_encode(b)
-            || b == b'%'
-            || b == b'?'
-            || is_data_delimiter(b, in_query)
-            || (pattern && b == b'*')
-    };
+    // The octets that end a run of ordinary ones: those never plain (to encode, `%`, the
+    // data delimiters), `?`, `*` in a pattern, and `/` once in the query.
+    let mut special = NOT_PLAIN | QUERY | if pattern { STAR } else { 0 };
     let mut rest = input;
     loop {
         // Copy the run of ordinary octets in one go.
         let run = rest
             .iter()
-            .position(|&b| special(b, in_query))
+            .position(|&b| CLASS[usize::from(b)] & special != 0)
             .unwrap_or(rest.len());
         out.extend_from_slice(&rest[..run]);
         let Some((&b, tail)) = rest[run..].split_first() else {
@@ -133,6 +225,7 @@ fn normalize(input: &[u8], out: &mut Vec<u8>, mut stars: Option<&mut Vec<usize>>
         } else if b == b'?' {
             // The first `?` opens the query.
             in_query = true;
+            special |= SLASH;
             out.push(b);
         } else if b == b'*' {
             if let Some(stars) = stars.as_mut() {
@@ -266,6 +359,80 @@ mod tests {
     fn plain_input_is_copied() {
         assert_eq!(path(b"/plain/path?q=1"), b"/plain/path?q=1");
         assert_eq!(pattern(b"/x$y"), (b"/x$y".to_vec(), vec![]));
+    }
+
+    #[test]
+    fn pattern_body_cuts_at_the_first_dollar() {
+        let cut = |raw: &[u8]| {
+            let b = pattern_body(raw);
+            (b.body.to_vec(), b.anchored, b.plain)
+        };
+        assert_eq!(cut(b"/a$b$"), (b"/a".to_vec(), true, true));
+        assert_eq!(cut(b"/*.pdf$"), (b"/*.pdf".to_vec(), true, false));
+        assert_eq!(cut(b"/x?y/z"), (b"/x?y/z".to_vec(), false, false));
+        assert_eq!(cut(b"$"), (Vec::new(), true, true));
+        assert_eq!(cut(b"/a%2A"), (b"/a%2A".to_vec(), false, false));
+        let mut long = vec![b'a'; SHORT];
+        long.extend_from_slice(b"$*");
+        assert_eq!(cut(&long), (vec![b'a'; SHORT], true, true));
+    }
+
+    #[test]
+    fn short_and_long_inputs_are_classified_alike() {
+        let octets = b"/a?*%: @[]\x80\xff-x";
+        // Every string of up to 4 of these octets, padded past SHORT so that the long
+        // path classifies it too.
+        let mut inputs: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            let next: Vec<Vec<u8>> = inputs
+                .iter()
+                .flat_map(|s| {
+                    octets.iter().map(move |&b| {
+                        let mut t = s.clone();
+                        t.push(b);
+                        t
+                    })
+                })
+                .collect();
+            inputs.extend(next);
+        }
+        for input in inputs {
+            for pattern in [false, true] {
+                let mut long = vec![b'a'; SHORT];
+                long.extend_from_slice(&input);
+                let mut long_front = input.clone();
+                long_front.extend(std::iter::repeat_n(b'a', SHORT));
+                assert_eq!(
+                    is_plain(&long, pattern),
+                    is_plain(&input, pattern),
+                    "{input:?}"
+                );
+                assert_eq!(
+                    is_plain(&long_front, pattern),
+                    is_plain(&input, pattern),
+                    "{input:?}"
+                );
+            }
+            // The one-pass cut of a short pattern and the searches of a long one agree.
+            let short = pattern_body(&input);
+            let mut long = vec![b'a'; SHORT];
+            long.extend_from_slice(&input);
+            let long = pattern_body(&long);
+            assert_eq!(short.anchored, long.anchored, "{input:?}");
+            assert_eq!(short.plain, long.plain, "{input:?}");
+            assert_eq!(short.body, &long.body[SHORT..], "{input:?}");
+            // Normalizing a plain input leaves it as it is.
+            if short.plain {
+                assert_eq!(
+                    pattern(short.body),
+                    (short.body.to_vec(), vec![]),
+                    "{input:?}"
+                );
+            }
+            if is_plain(&input, false) {
+                assert_eq!(path(&input), input, "{input:?}");
+            }
+        }
     }
 
     #[test]

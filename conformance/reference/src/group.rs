@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use crate::config::AgentValueMatch;
-use crate::pattern::{Pattern, Span, Store};
+use crate::pattern::{PathLead, Pattern, Span, Store};
 use crate::verdict::{MatchedRule, RuleKind};
 
 /// What one user-agent line names.
@@ -190,13 +190,17 @@ impl Groups {
         applied
     }
 
-    /// The first user-agent line of each group in `applied`.
-    pub(crate) fn lines(&self, applied: &[usize]) -> Vec<usize> {
+    /// The first user-agent line of each group in `applied` (group indices, turned
+    /// into lines in place: a check allocates one vector for both).
+    pub(crate) fn lines(&self, mut applied: Vec<usize>) -> Vec<usize> {
+        applied.retain_mut(|i| match self.groups.get(*i) {
+            Some(group) => {
+                *i = group.line;
+                true
+            }
+            None => false,
+        });
         applied
-            .iter()
-            .filter_map(|&i| self.groups.get(i))
-            .map(|g| g.line)
-            .collect()
     }
 
     /// The deciding rule among the rules of the `applied` groups for a
@@ -208,8 +212,12 @@ impl Groups {
     /// current best are not even matched.
     pub(crate) fn best_rule(&self, applied: &[usize], path: &[u8]) -> Option<MatchedRule> {
         let mut best: Option<&Rule> = None;
+        let lead = PathLead::of(path);
         for group in applied.iter().filter_map(|&i| self.groups.get(i)) {
             for rule in self.rules_of(group) {
+                if !rule.pattern.may_match(lead) {
+                    continue;
+                }
                 if let Some(b) = best {
                     let (rs, bs) = (rule.pattern.specificity(), b.pattern.specificity());
                     let better = rs > bs
@@ -228,8 +236,17 @@ impl Groups {
         best.map(|rule| MatchedRule {
             line: rule.line,
             kind: rule.kind,
-            pattern: String::from_utf8_lossy(rule.written.get(self.store.text())).into_owned(),
+            pattern: lossy(rule.written.get(self.store.text())),
         })
+    }
+}
+
+/// `bytes` as a string, invalid UTF-8 replaced (U+FFFD); valid UTF-8, the usual case, is
+/// checked by the faster validator and copied once.
+fn lossy(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
     }
 }
 
@@ -306,7 +323,7 @@ mod tests {
         assert_eq!(g.applicable(b"a"), vec![0, 2]);
         assert_eq!(g.applicable(b"B"), vec![2]);
         assert_eq!(g.applicable(b"c"), vec![1]);
-        assert_eq!(g.lines(&[0, 2]), vec![1, 3]);
+        assert_eq!(g.lines(vec![0, 2]), vec![1, 3]);
         let g = build(&[(&["a"], &[])]);
         assert!(g.applicable(b"c").is_empty());
     }

@@ -16,11 +16,14 @@
 //!
 //! Matching never backtracks: the first segment must be a prefix of the
 //! path, each further segment is searched leftmost after the end of the
-//! previous one (with `memchr::memmem`), and with `$` the last segment must
-//! sit at the very end of the path, no earlier than the end of the previous
-//! segment. Placing every segment leftmost leaves the most room for the
-//! rest, so this greedy search finds a match whenever one exists, in time
-//! linear in the path length per segment.
+//! previous one, and with `$` the last segment must sit at the very end of
+//! the path, no earlier than the end of the previous segment. Placing every
+//! segment leftmost leaves the most room for the rest, so this greedy search
+//! finds a match whenever one exists, in time linear in the path length per
+//! segment: a segment of up to [`SHORT_NEEDLE`] octets is searched by its first
+//! octet (`memchr`) and compared where it occurs (at most that many comparisons
+//! per position, and nothing to build at parse time); a longer one with a
+//! `memchr::memmem` finder built once.
 //!
 //! Specificity (RFC 9309 §2.2.2, `2.2.2-LONGEST`) is the number of octets of
 //! the normalized pattern, `*` and `$` included.
@@ -31,7 +34,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use memchr::memchr;
 use memchr::memmem::Finder;
 
-use crate::encode::{normalize_pattern_into, pattern_is_plain};
+use crate::encode::{normalize_pattern_into, pattern_body, PatternBody};
 
 /// A range of octets in a [`Store`]'s text arena.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -56,7 +59,53 @@ impl Span {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Pattern {
     specificity: usize,
+    /// The first octets the path must start with, for [`Pattern::may_match`].
+    lead: Lead,
     matcher: Matcher,
+}
+
+/// Up to the first 8 octets of a pattern's leading literal (before any `*`), packed
+/// into a word with the mask of the octets it has: a path that does not start with
+/// them cannot match (RFC 9309 §2.2.2: a pattern matches from the first octet of the
+/// path), so most rules are ruled out by one comparison instead of a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Lead {
+    octets: u64,
+    mask: u64,
+}
+
+impl Lead {
+    fn of(literal: &[u8]) -> Lead {
+        let n = literal.len().min(8);
+        Lead {
+            octets: PathLead::of(literal).0,
+            mask: if n == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * n)) - 1
+            },
+        }
+    }
+}
+
+/// The first 8 octets of a normalized path (zero-padded), computed once per check and
+/// compared with each rule's lead ([`Pattern::may_match`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PathLead(u64);
+
+impl PathLead {
+    /// The lead of `path`.
+    pub(crate) fn of(path: &[u8]) -> PathLead {
+        // One load for the usual path of 8 octets or more; no `memcpy` call.
+        if let Some(word) = path.first_chunk::<8>() {
+            return PathLead(u64::from_le_bytes(*word));
+        }
+        let mut word = 0;
+        for (i, &b) in path.iter().enumerate() {
+            word |= u64::from(b) << (8 * i);
+        }
+        PathLead(word)
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -83,13 +132,25 @@ struct Wild {
     last: Last,
 }
 
+/// Segments up to this many octets are searched without a prebuilt finder
+/// ([`Needle::Short`]).
+pub(crate) const SHORT_NEEDLE: usize = 8;
+
+/// A literal segment between wildcards, as searched.
+#[derive(Debug, Clone, Copy)]
+enum Needle {
+    /// At most [`SHORT_NEEDLE`] octets: found by its first octet, then compared.
+    Short(Span),
+    /// Longer: index into [`Store::finders`].
+    Long(usize),
+}
+
 #[derive(Debug, Clone, Copy)]
 enum Last {
     /// Pattern ends with `*` (or `*` then `$`): anything may follow.
     Anything,
-    /// Not anchored: must occur somewhere after the previous segment
-    /// (index into [`Store::finders`]).
-    Find(usize),
+    /// Not anchored: must occur somewhere after the previous segment.
+    Find(Needle),
     /// Anchored with `$`: must be a suffix, not overlapping the previous
     /// segment.
     Suffix(Span),
@@ -102,10 +163,10 @@ enum Last {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Store {
     text: Vec<u8>,
-    /// Substring searchers, one per distinct segment.
+    /// Substring searchers, one per distinct long segment.
     finders: Vec<Finder<'static>>,
-    /// Middle segments of wildcard patterns, as indices into `finders`.
-    segments: Vec<usize>,
+    /// Middle segments of wildcard patterns.
+    segments: Vec<Needle>,
     wilds: Vec<Wild>,
     /// Scratch space for wildcard positions while compiling.
     stars: Vec<usize>,
@@ -135,6 +196,17 @@ impl Hasher for Fnv {
             self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
     }
+}
+
+/// How many distinct segment finders a store compares one by one before it indexes
+/// them by hash ([`Store::finder`]).
+const LINEAR_FINDERS: usize = 16;
+
+/// The FNV-1a hash of `bytes`.
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut hasher = Fnv::default();
+    hasher.write(bytes);
+    hasher.finish()
 }
 
 impl Store {
@@ -182,16 +254,18 @@ impl Store {
         if raw.is_empty() {
             let never = Pattern {
                 specificity: 0,
+                lead: Lead::default(),
                 matcher: Matcher::Never,
             };
             return (written, never);
         }
-        let (body, anchored) = match memchr(b'$', raw) {
-            Some(end) => (raw.get(..end).unwrap_or_default(), true),
-            None => (raw, false),
-        };
+        let PatternBody {
+            body,
+            anchored,
+            plain,
+        } = pattern_body(raw);
         self.stars.clear();
-        let normalized = if !prepend_slash && pattern_is_plain(body) {
+        let normalized = if !prepend_slash && plain {
             // Already normal and wildcard-free: reuse the written octets.
             Span {
                 start: written.start,
@@ -209,6 +283,12 @@ impl Store {
             }
         };
         let specificity = normalized.len() + usize::from(anchored);
+        let literal_end = self.stars.first().copied().unwrap_or(normalized.end);
+        let lead = Lead::of(
+            self.text
+                .get(normalized.start..literal_end)
+                .unwrap_or_default(),
+        );
         let matcher = match (self.stars.is_empty(), anchored) {
             (true, false) => Matcher::Prefix(normalized),
             (true, true) => Matcher::Exact(normalized),
@@ -216,6 +296,7 @@ impl Store {
         };
         let pattern = Pattern {
             specificity,
+            lead,
             matcher,
         };
         (written, pattern)
@@ -238,8 +319,8 @@ impl Store {
                 end: pair[1],
             };
             if segment.len() > 0 {
-                let index = self.finder(segment);
-                self.segments.push(index);
+                let needle = self.needle(segment);
+                self.segments.push(needle);
             }
         }
         self.stars = stars;
@@ -253,7 +334,7 @@ impl Store {
         } else if anchored {
             Last::Suffix(tail)
         } else {
-            Last::Find(self.finder(tail))
+            Last::Find(self.needle(tail))
         };
         self.wilds.push(Wild {
             first,
@@ -264,21 +345,69 @@ impl Store {
         Matcher::Wild(self.wilds.len() - 1)
     }
 
+    /// How the segment `span` is searched.
+    fn needle(&mut self, span: Span) -> Needle {
+        if span.len() <= SHORT_NEEDLE {
+            Needle::Short(span)
+        } else {
+            Needle::Long(self.finder(span))
+        }
+    }
+
+    /// Where the first occurrence of `needle` in `haystack` ends.
+    fn find(&self, needle: Needle, haystack: &[u8]) -> Option<usize> {
+        match needle {
+            Needle::Short(span) => {
+                let bytes = span.get(&self.text);
+                let (&first, rest) = bytes.split_first()?;
+                let mut from = 0;
+                while let Some(i) = memchr(first, haystack.get(from..)?) {
+                    let at = from + i;
+                    if haystack.get(at + 1..)?.starts_with(rest) {
+                        return Some(at + bytes.len());
+                    }
+                    from = at + 1;
+                }
+                None
+            }
+            Needle::Long(i) => {
+                let finder = self.finders.get(i)?;
+                finder.find(haystack).map(|at| at + finder.needle().len())
+            }
+        }
+    }
+
     /// The index in `self.finders` of a finder for the octets of `needle`,
-    /// built unless an equal needle already has one.
+    /// built unless an equal needle already has one. Up to [`LINEAR_FINDERS`] finders
+    /// are compared one by one (no hash, no map for the usual file); beyond, they are
+    /// looked up by hash.
     fn finder(&mut self, needle: Span) -> usize {
         let bytes = needle.get(&self.text);
-        let mut hasher = Fnv::default();
-        hasher.write(bytes);
-        let hash = hasher.finish();
-        if let Some(&i) = self.finder_index.get(&hash) {
-            if self.finders.get(i).is_some_and(|f| f.needle() == bytes) {
-                return i;
+        let found = if self.finders.len() <= LINEAR_FINDERS {
+            self.finders.iter().position(|f| f.needle() == bytes)
+        } else {
+            if self.finder_index.is_empty() {
+                let index = self
+                    .finders
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| (fnv(f.needle()), i))
+                    .collect();
+                self.finder_index = index;
             }
+            self.finder_index
+                .get(&fnv(bytes))
+                .copied()
+                .filter(|&i| self.finders.get(i).is_some_and(|f| f.needle() == bytes))
+        };
+        if let Some(i) = found {
+            return i;
         }
         self.finders.push(Finder::new(bytes).into_owned());
         let i = self.finders.len() - 1;
-        self.finder_index.insert(hash, i);
+        if !self.finder_index.is_empty() {
+            self.finder_index.insert(fnv(bytes), i);
+        }
         i
     }
 
@@ -304,22 +433,19 @@ impl Store {
         let middle = self
             .segments
             .get(wild.middle_start..wild.middle_end)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|&i| self.finders.get(i));
-        for finder in middle {
+            .unwrap_or_default();
+        for &needle in middle {
             let rest = path.get(pos..).unwrap_or_default();
-            match finder.find(rest) {
-                Some(i) => pos += i + finder.needle().len(),
+            match self.find(needle, rest) {
+                Some(end) => pos += end,
                 None => return false,
             }
         }
         match wild.last {
             Last::Anything => true,
-            Last::Find(i) => self
-                .finders
-                .get(i)
-                .is_some_and(|finder| finder.find(path.get(pos..).unwrap_or_default()).is_some()),
+            Last::Find(needle) => self
+                .find(needle, path.get(pos..).unwrap_or_default())
+                .is_some(),
             Last::Suffix(suffix) => {
                 let suffix = suffix.get(&self.text);
                 path.len() >= pos + suffix.len() && path.ends_with(suffix)
@@ -332,6 +458,12 @@ impl Pattern {
     /// The number of octets of the normalized pattern (RFC 9309 §2.2.2).
     pub(crate) fn specificity(&self) -> usize {
         self.specificity
+    }
+
+    /// `false` when a path with this lead cannot match (its first octets differ from
+    /// the pattern's leading literal); `true` means [`Store::matches`] decides.
+    pub(crate) fn may_match(&self, path: PathLead) -> bool {
+        path.0 & self.lead.mask == self.lead.octets
     }
 }
 
@@ -352,7 +484,14 @@ mod tests {
 
     fn m(pattern: &str, path: &str) -> bool {
         let (store, p) = compile(pattern.as_bytes(), false);
-        store.matches(&p, path.as_bytes())
+        let matched = store.matches(&p, path.as_bytes());
+        if matched {
+            assert!(
+                p.may_match(PathLead::of(path.as_bytes())),
+                "{pattern} {path}"
+            );
+        }
+        matched
     }
 
     fn spec(pattern: &str) -> usize {
@@ -488,6 +627,30 @@ mod tests {
     }
 
     #[test]
+    fn leads_rule_out_only_paths_that_cannot_match() {
+        let may = |pattern: &str, path: &str| {
+            let (_, p) = compile(pattern.as_bytes(), false);
+            p.may_match(PathLead::of(path.as_bytes()))
+        };
+        assert!(may("/private/x", "/private/x/y"));
+        assert!(!may("/private/x", "/public/x"));
+        assert!(
+            may("/private/x", "/private"),
+            "a short path is left to the matcher"
+        );
+        assert!(!may("/a", "/b"));
+        assert!(may("*.gif", "/b"), "no leading literal");
+        assert!(may("/a*b", "/a"));
+        assert!(!may("/a*b", "/b"));
+        assert!(may("/ab$", "/abc"));
+        assert!(may("/%7A", "/z"), "compared normalized");
+        assert!(
+            !may("/%7A", "/%7A"),
+            "the path is normalized before the check"
+        );
+    }
+
+    #[test]
     fn prepend_slash() {
         let (store, p) = compile(b"foo", true);
         assert!(store.matches(&p, b"/foo/bar"));
@@ -505,17 +668,53 @@ mod tests {
     #[test]
     fn recurring_segments_share_finders() {
         let mut store = Store::default();
-        let (_, a) = store.compile(b"/a*x*yz*", false);
-        let (_, b) = store.compile(b"/b*yz*x", false);
-        let (_, c) = store.compile(b"/c*x$", false);
-        assert_eq!(store.finders.len(), 2, "x and yz, each built once");
-        assert!(store.matches(&a, b"/a-x-yz"));
-        assert!(!store.matches(&a, b"/a-yz-x"));
-        assert!(store.matches(&b, b"/b-yz-x"));
-        assert!(!store.matches(&b, b"/b-x-yz"));
-        assert!(store.matches(&c, b"/c-x"));
+        // Segments longer than SHORT_NEEDLE get a finder; short ones none.
+        let (_, a) = store.compile(b"/a*xxxxxxxxx*yyyyyyyyyz*x*", false);
+        let (_, b) = store.compile(b"/b*yyyyyyyyyz*xxxxxxxxx", false);
+        let (_, c) = store.compile(b"/c*xxxxxxxxx$", false);
+        assert_eq!(
+            store.finders.len(),
+            2,
+            "the two long segments, each built once"
+        );
+        assert!(store.matches(&a, b"/a-xxxxxxxxx-yyyyyyyyyz-x"));
+        assert!(!store.matches(&a, b"/a-yyyyyyyyyz-xxxxxxxxx"));
+        assert!(store.matches(&b, b"/b-yyyyyyyyyz-xxxxxxxxx"));
+        assert!(!store.matches(&b, b"/b-xxxxxxxxx-yyyyyyyyyz"));
+        assert!(store.matches(&c, b"/c-xxxxxxxxx"));
         store.finish();
-        assert!(store.matches(&a, b"/a-x-yz"), "still usable after finish");
+        assert!(
+            store.matches(&a, b"/a-xxxxxxxxx-yyyyyyyyyz-x"),
+            "still usable after finish"
+        );
+    }
+
+    #[test]
+    fn recurring_segments_share_finders_beyond_the_linear_few() {
+        let mut store = Store::default();
+        let n = LINEAR_FINDERS * 3;
+        let patterns: Vec<Pattern> = (0..n)
+            .map(|i| {
+                store
+                    .compile(format!("/a*segment-{i:03}*").as_bytes(), false)
+                    .1
+            })
+            .collect();
+        assert_eq!(store.finders.len(), n);
+        let again: Vec<Pattern> = (0..n)
+            .map(|i| {
+                store
+                    .compile(format!("/b*segment-{i:03}*").as_bytes(), false)
+                    .1
+            })
+            .collect();
+        assert_eq!(store.finders.len(), n, "each segment built once");
+        for (i, (a, b)) in patterns.iter().zip(&again).enumerate() {
+            let (pa, pb) = (format!("/a-segment-{i:03}-"), format!("/b-segment-{i:03}-"));
+            assert!(store.matches(a, pa.as_bytes()) && store.matches(b, pb.as_bytes()));
+            let other = format!("/a-segment-{:03}-", (i + 1) % n);
+            assert!(!store.matches(a, other.as_bytes()));
+        }
     }
 
     #[test]
@@ -569,6 +768,29 @@ mod tests {
             let expected = naive(&toks, anchored, &path);
             let (store, p) = compile(&pattern, false);
             prop_assert_eq!(store.matches(&p, &path), expected);
+            if expected {
+                prop_assert!(p.may_match(PathLead::of(&path)));
+            }
+        }
+
+        #[test]
+        fn long_segments_agree_with_naive(
+            segments in proptest::collection::vec(proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b')], 0..14), 1..4),
+            anchored in any::<bool>(),
+            path in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b')], 0..40),
+        ) {
+            // Segments of up to 13 octets: both sides of SHORT_NEEDLE.
+            let mut pattern = b"/".to_vec();
+            pattern.extend(segments.join(&b'*'));
+            if anchored {
+                pattern.push(b'$');
+            }
+            let mut full = b"/".to_vec();
+            full.extend(&path);
+            let (toks, anchored) = tokens(&pattern);
+            let expected = naive(&toks, anchored, &full);
+            let (store, p) = compile(&pattern, false);
+            prop_assert_eq!(store.matches(&p, &full), expected);
         }
     }
 }

@@ -108,7 +108,7 @@ impl Robots {
             return Verdict::new(true, Reason::NoGroup);
         }
         let best = self.groups.best_rule(&applied, &path);
-        let groups = self.groups.lines(&applied);
+        let groups = self.groups.lines(applied);
         match best {
             Some(rule) => Verdict::new(rule.kind == RuleKind::Allow, Reason::Rule { rule, groups }),
             None => Verdict::new(true, Reason::NoMatchingRule { groups }),

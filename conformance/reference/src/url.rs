@@ -59,8 +59,9 @@ pub(crate) fn remove_dot_segments(path_and_query: &[u8]) -> Option<Vec<u8>> {
     let end = memchr(b'?', path_and_query).unwrap_or(path_and_query.len());
     let (path, query) = path_and_query.split_at(end);
     // Every check passes here: a dot segment starts with `/.` (the path begins with `/`),
-    // so paths without one are let through by one vectorized search.
-    memchr::memmem::find(path, b"/.")?;
+    // so paths without one are let through by a vectorized search for `.` (most paths
+    // have few), without building a substring searcher per call.
+    memchr::memchr_iter(b'.', path).find(|&i| i > 0 && path.get(i - 1) == Some(&b'/'))?;
     let has_dots = path
         .split(|&b| b == b'/')
         .any(|segment| segment == b"." || segment == b"..");

@@ -95,7 +95,18 @@ impl SurveyFile {
 /// Reads at most [`BODY_LIMIT`] octets of `reader`, and one more to tell whether it was
 /// longer. The reader is left after what was read.
 pub(crate) fn read_capped(reader: &mut impl Read) -> io::Result<(Vec<u8>, bool)> {
-    let mut body = Vec::new();
+    read_capped_sized(reader, 0)
+}
+
+/// [`read_capped`] into room for `expected` octets (and the one that tells a longer
+/// body), so that a body of the expected size is read without growing the buffer or
+/// probing for its end in small reads; a wrong guess only costs those.
+pub(crate) fn read_capped_sized(
+    reader: &mut impl Read,
+    expected: u64,
+) -> io::Result<(Vec<u8>, bool)> {
+    let room = usize::try_from(expected).map_or(BODY_LIMIT, |n| n.min(BODY_LIMIT)) + 1;
+    let mut body = Vec::with_capacity(if expected == 0 { 0 } else { room });
     reader.take(BODY_LIMIT as u64 + 1).read_to_end(&mut body)?;
     let cut = body.len() > BODY_LIMIT;
     body.truncate(BODY_LIMIT);

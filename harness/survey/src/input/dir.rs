@@ -11,10 +11,12 @@ use std::path::{Path, PathBuf};
 use std::vec;
 
 use crate::error::{Error, Kind};
-use crate::file::{is_hidden, read_capped, Cut, SurveyFile};
+use crate::file::{is_hidden, read_capped_sized, Cut, SurveyFile};
 
 pub(crate) struct DirFiles {
-    names: vec::IntoIter<(std::ffi::OsString, PathBuf)>,
+    /// Each entry's name, path, and whether the listing already says it is a regular
+    /// file (then no `stat` is needed before the read; a symbolic link is `stat`ed).
+    names: vec::IntoIter<(std::ffi::OsString, PathBuf, bool)>,
 }
 
 impl DirFiles {
@@ -23,7 +25,8 @@ impl DirFiles {
         let mut names = Vec::new();
         for entry in fs::read_dir(path).map_err(|err| Error::io(location.clone(), err))? {
             let entry = entry.map_err(|err| Error::io(location.clone(), err))?;
-            names.push((entry.file_name(), entry.path()));
+            let regular = entry.file_type().is_ok_and(|t| t.is_file());
+            names.push((entry.file_name(), entry.path(), regular));
         }
         names.sort();
         Ok(DirFiles {
@@ -37,14 +40,16 @@ impl Iterator for DirFiles {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            let (name, path) = self.names.next()?;
+            let (name, path, regular) = self.names.next()?;
             let source = path.display().to_string();
             // Follows symbolic links: a link to a file is that file.
-            match fs::metadata(&path) {
-                Ok(meta) if meta.is_file() => {}
-                Ok(_) => continue,
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(err) => return Some(Err(Error::new(source, Kind::Unreadable(err)))),
+            if !regular {
+                match fs::metadata(&path) {
+                    Ok(meta) if meta.is_file() => {}
+                    Ok(_) => continue,
+                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+                    Err(err) => return Some(Err(Error::new(source, Kind::Unreadable(err)))),
+                }
             }
             let Some(host) = name.to_str() else {
                 return Some(Err(Error::new(source, Kind::NonUtf8Name)));
@@ -52,7 +57,11 @@ impl Iterator for DirFiles {
             if is_hidden(host) {
                 continue;
             }
-            let read = fs::File::open(&path).and_then(|mut file| read_capped(&mut file));
+            // The size from the open file (no path lookup) sizes the buffer.
+            let read = fs::File::open(&path).and_then(|mut file| {
+                let size = file.metadata().map_or(0, |meta| meta.len());
+                read_capped_sized(&mut file, size)
+            });
             return Some(match read {
                 Ok((body, cut)) => Ok(SurveyFile {
                     host: host.to_owned(),
@@ -61,6 +70,8 @@ impl Iterator for DirFiles {
                     source,
                     cut: cut.then_some(Cut::Limit),
                 }),
+                // Vanished since the listing: skipped, as above.
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
                 // A read error is one file's problem: go on with the next.
                 Err(err) => Err(Error::new(source, Kind::Unreadable(err))),
             });

@@ -144,6 +144,7 @@ mod agents;
 pub(crate) mod rng;
 mod scan;
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 pub use agents::{CRAWLER_AGENTS, GENERIC_AGENTS, MAX_FILE_AGENTS};
@@ -223,12 +224,16 @@ const EXTENSIONS: [&[u8]; 4] = [b"x", b"-old", b".bak", b"1"];
 const FILLERS: [&[u8]; 4] = [b"x", b"a/b", b"1.2", b"-_-"];
 const PAST_OCTETS: [u8; 4] = [b'x', b'/', b'?', b'.'];
 
+/// An agent of the sequence (§3): a fixed one borrowed, a file's own owned, so that the
+/// many candidates of a file share them without copying.
+type Agent = Cow<'static, str>;
+
 /// A URL waiting for its agent.
 struct Candidate {
     url: String,
     origin: usize,
     /// The agent of the rule's group, if the rule has one to give.
-    agent: Option<String>,
+    agent: Option<Agent>,
 }
 
 /// Derives `per_file` distinct queries from `file` (see the module documentation for the
@@ -283,10 +288,10 @@ pub fn derive(file: &SurveyFile, seed: u64, per_file: usize) -> Vec<SurveyQuery>
     }
 
     // 4. Round-robin over the origins.
-    let mut queues: Vec<std::vec::IntoIter<Candidate>> =
-        by_origin.into_iter().map(Vec::into_iter).collect();
-    let mut urls: Vec<Candidate> = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
+    let mut queues: Vec<std::slice::Iter<'_, Candidate>> =
+        by_origin.iter().map(|group| group.iter()).collect();
+    let mut urls: Vec<&Candidate> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     while urls.len() < per_file {
         let mut active: Vec<usize> = (0..queues.len()).filter(|&o| queues[o].len() > 0).collect();
         if active.is_empty() {
@@ -298,7 +303,7 @@ pub fn derive(file: &SurveyFile, seed: u64, per_file: usize) -> Vec<SurveyQuery>
                 break;
             }
             for candidate in queues[o].by_ref() {
-                if seen.insert(candidate.url.clone()) {
+                if seen.insert(candidate.url.as_str()) {
                     urls.push(candidate);
                     break;
                 }
@@ -329,7 +334,7 @@ pub fn derive(file: &SurveyFile, seed: u64, per_file: usize) -> Vec<SurveyQuery>
             let agent = &agents[(j + pass) % agents.len()];
             if agent != first[j] {
                 out.push(SurveyQuery {
-                    agent: agent.clone(),
+                    agent: agent.to_string(),
                     url: c.url.clone(),
                     origin: ORIGINS[c.origin],
                 });
@@ -359,13 +364,13 @@ fn kind(pattern: &[u8]) -> usize {
 
 /// The agent sequence of §3: the file's agents and the fixed ones, each shuffled,
 /// interleaved. Never empty.
-fn agent_sequence(groups: &[Vec<&[u8]>], rng: &mut Rng) -> Vec<String> {
-    let mut fixed: Vec<String> = GENERIC_AGENTS
+fn agent_sequence(groups: &[Vec<&[u8]>], rng: &mut Rng) -> Vec<Agent> {
+    let mut fixed: Vec<Agent> = GENERIC_AGENTS
         .iter()
         .chain(&CRAWLER_AGENTS)
-        .map(|a| (*a).to_owned())
+        .map(|a| Cow::Borrowed(*a))
         .collect();
-    let mut own: Vec<String> = Vec::new();
+    let mut own: Vec<Agent> = Vec::new();
     for value in groups.iter().flatten() {
         if own.len() == MAX_FILE_AGENTS {
             break;
@@ -376,7 +381,7 @@ fn agent_sequence(groups: &[Vec<&[u8]>], rng: &mut Rng) -> Vec<String> {
                 .chain(&own)
                 .any(|a| a.eq_ignore_ascii_case(agent));
             if !known {
-                own.push(agent.to_owned());
+                own.push(Cow::Owned(agent.to_owned()));
             }
         }
     }
@@ -398,14 +403,14 @@ fn agent_sequence(groups: &[Vec<&[u8]>], rng: &mut Rng) -> Vec<String> {
 fn group_agent(
     groups: &[Vec<&[u8]>],
     rule: Rule<'_>,
-    sequence: &[String],
+    sequence: &[Agent],
     rng: &mut Rng,
-) -> Option<String> {
+) -> Option<Agent> {
     let group = &groups[rule.group?];
     let tokens: Vec<&str> = group.iter().filter_map(|v| agent_of(v)).collect();
     if tokens.is_empty() {
         if group.iter().any(|v| *v == b"*") {
-            return Some((*rng.pick(&GENERIC_AGENTS)).to_owned());
+            return Some(Cow::Borrowed(*rng.pick(&GENERIC_AGENTS)));
         }
         return None;
     }
@@ -415,7 +420,7 @@ fn group_agent(
             .iter()
             .find(|a| a.eq_ignore_ascii_case(token))
             .cloned()
-            .unwrap_or_else(|| token.to_owned()),
+            .unwrap_or_else(|| Cow::Owned(token.to_owned())),
     )
 }
 
@@ -722,7 +727,7 @@ mod tests {
         assert_eq!(seq.len(), 2 + 18 + 2);
         assert!(seq.iter().any(|a| a == "MyBot") && seq.iter().any(|a| a == "Other"));
         assert!(!seq.iter().any(|a| a == "googlebot"));
-        let own = |a: &String| a == "MyBot" || a == "Other";
+        let own = |a: &Agent| a == "MyBot" || a == "Other";
         assert!(own(&seq[0]) && !own(&seq[1]) && own(&seq[2]));
     }
 }
