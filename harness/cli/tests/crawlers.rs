@@ -147,32 +147,5 @@ fn sigint_during_a_crawl_leaves_no_crawler_behind() {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(300));
-    // SAFETY: signals our own child.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "reptest did not exit after SIGINT"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert_eq!(status.code(), Some(130));
-    let deadline = Instant::now() + Duration::from_secs(3);
-    loop {
-        let left = common::tagged(&tag, child.id());
-        if left.is_empty() {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "crawler processes left: {left:?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::interrupt_and_expect_nothing_left(&mut child, &tag, "crawler");
 }

@@ -340,34 +340,7 @@ fn sigint_during_a_fetch_leaves_no_adapter_and_no_site_behind() {
         !common::tagged(&tag, child.id()).is_empty(),
         "no adapter process"
     );
-    // SAFETY: signals our own child.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "reptest did not exit after SIGINT"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert_eq!(status.code(), Some(130));
-    let deadline = Instant::now() + Duration::from_secs(3);
-    loop {
-        let left = common::tagged(&tag, child.id());
-        if left.is_empty() {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "adapter processes left: {left:?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::interrupt_and_expect_nothing_left(&mut child, &tag, "adapter");
     // Nothing listens on the site's address any more.
     assert!(
         std::net::TcpStream::connect_timeout(&site.parse().unwrap(), Duration::from_secs(1))

@@ -94,14 +94,7 @@ def parse_any_request(line: bytes) -> tuple[Any, bytes, list[tuple[str, str]] | 
     robots_b64, raw = request["robots_b64"], request["queries"]
     if not isinstance(robots_b64, str):
         raise BadRequest("robots_b64 must be a string")
-    if not isinstance(raw, list):
-        raise BadRequest("queries must be a list")
-    queries = []
-    for query in raw:
-        if not (isinstance(query, dict) and isinstance(query.get("agent"), str)
-                and isinstance(query.get("url"), str)):
-            raise BadRequest("each query must be an object with string agent and url")
-        queries.append((query["agent"], query["url"]))
+    queries = parse_queries(raw)
     try:
         body = base64.b64decode(robots_b64, validate=True)
     except (binascii.Error, ValueError) as exc:
@@ -167,14 +160,8 @@ def batch_answer(line: bytes, parse: Parse) -> dict:
     return {"id": rid, "answers": answers}
 
 
-def parse_fetch_request(request: dict) -> tuple[Any, str, float, list[tuple[str, str]]]:
-    """(id, robots_url, timeout in seconds, queries) from a decoded fetch request."""
-    robots_url, timeout_ms, raw = (request.get("robots_url"), request.get("timeout_ms"),
-                                   request.get("queries"))
-    if not isinstance(robots_url, str):
-        raise BadRequest("robots_url must be a string")
-    if type(timeout_ms) is not int or timeout_ms <= 0:  # noqa: E721 - bools are not ints here
-        raise BadRequest("timeout_ms must be a positive integer")
+def parse_queries(raw: Any) -> list[tuple[str, str]]:
+    """The (agent, url) pairs of a request's `queries` list (batch and fetch requests)."""
     if not isinstance(raw, list):
         raise BadRequest("queries must be a list")
     queries = []
@@ -183,6 +170,18 @@ def parse_fetch_request(request: dict) -> tuple[Any, str, float, list[tuple[str,
                 and isinstance(query.get("url"), str)):
             raise BadRequest("each query must be an object with string agent and url")
         queries.append((query["agent"], query["url"]))
+    return queries
+
+
+def parse_fetch_request(request: dict) -> tuple[Any, str, float, list[tuple[str, str]]]:
+    """(id, robots_url, timeout in seconds, queries) from a decoded fetch request."""
+    robots_url, timeout_ms, raw = (request.get("robots_url"), request.get("timeout_ms"),
+                                   request.get("queries"))
+    if not isinstance(robots_url, str):
+        raise BadRequest("robots_url must be a string")
+    if type(timeout_ms) is not int or timeout_ms <= 0:  # noqa: E721 - bools are not ints here
+        raise BadRequest("timeout_ms must be a positive integer")
+    queries = parse_queries(raw)
     return request.get("id"), robots_url, timeout_ms / 1000, queries
 
 

@@ -53,3 +53,35 @@ pub fn tagged(tag: &str, except: u32) -> Vec<u32> {
         })
         .collect()
 }
+
+/// Sends SIGINT to `child` (a reptest run started with `REPTEST_TEST_TAG=<tag>`), checks it
+/// exits with 130 within 20 s, then that within 3 s no process carrying `tag` is left
+/// (`what` names them in the failure: "crawler", "adapter").
+pub fn interrupt_and_expect_nothing_left(child: &mut std::process::Child, tag: &str, what: &str) {
+    use std::time::{Duration, Instant};
+    // SAFETY: signals our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "reptest did not exit after SIGINT"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let left = tagged(tag, child.id());
+        if left.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{what} processes left: {left:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
