@@ -67,6 +67,10 @@ pub struct Options {
     /// Take external adapters' handshakes from the on-disk cache when still valid,
     /// instead of starting them (`reptest impls`; see [`external::cache`]).
     pub cached_handshakes: bool,
+    /// When set, every external adapter's per-request timeout instead of its
+    /// `adapters.toml` value (`reptest survey --timeout`): the adapters' own timeout and
+    /// restart machinery, with the caller's bound.
+    pub external_timeout: Option<std::time::Duration>,
 }
 
 /// The implementations reptest knows, made under one [`Options`] value. Their external
@@ -100,7 +104,10 @@ impl Registry {
         let mut all = self.in_process();
         // External adapters last (harness/external/*/adapters.toml, REPTEST_ADAPTERS).
         #[cfg(feature = "external")]
-        all.extend(external::all_with(&self.handshakes));
+        all.extend(external::all_with(
+            &self.handshakes,
+            self.options.external_timeout,
+        ));
         // Crawlers after them (harness/site/src/crawl/).
         #[cfg(feature = "crawlers")]
         all.extend(

@@ -38,12 +38,22 @@ use std::sync::Arc;
 /// Every external implementation registered in [`config::default_files`]; no process is
 /// started until an implementation's availability or info is asked for.
 pub fn all() -> Vec<Box<dyn Implementation>> {
-    all_with(&Arc::new(Handshakes::default()))
+    all_with(&Arc::new(Handshakes::default()), None)
 }
 
-/// [`all`], with handshakes cached in `handshakes`.
-pub fn all_with(handshakes: &Arc<Handshakes>) -> Vec<Box<dyn Implementation>> {
-    from_registry(config::load(&config::default_files()), handshakes)
+/// [`all`], with handshakes cached in `handshakes` and, when `timeout` is set, that
+/// per-request timeout for every adapter instead of its registration's.
+pub fn all_with(
+    handshakes: &Arc<Handshakes>,
+    timeout: Option<std::time::Duration>,
+) -> Vec<Box<dyn Implementation>> {
+    let mut registry = config::load(&config::default_files());
+    if let Some(timeout) = timeout {
+        for spec in &mut registry.adapters {
+            spec.timeout = timeout;
+        }
+    }
+    from_registry(registry, handshakes)
 }
 
 /// The external implementations of the `adapters.toml` in each of `dirs` (for tests and

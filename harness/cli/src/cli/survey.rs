@@ -177,52 +177,18 @@ fn positive(option: &str, seconds: f64) -> Result<Duration, String> {
         .ok_or_else(|| format!("{option} {seconds}: give a positive number of seconds"))
 }
 
-/// A registry whose in-process crates time out after `timeout` per query.
+/// A registry whose in-process crates and external adapters time out after `timeout`
+/// per query (the adapters' own timeout machinery, `reptest run`'s, with the survey's
+/// value).
 fn registry(timeout: Duration) -> impls::Registry {
     impls::Registry::new(impls::Options {
         crate_limits: impls::Limits {
             timeout,
             max_stuck: 16,
         },
+        external_timeout: Some(timeout),
         ..Default::default()
     })
-}
-
-/// The implementations named (as `selected_for_bodies` chooses them), every external
-/// adapter among them made again from its registration with `timeout` as its
-/// per-request timeout: the adapters' own timeout machinery (`reptest run`'s), with the
-/// survey's value.
-fn surveyed(
-    registry: &impls::Registry,
-    names: &[String],
-    timeout: Duration,
-) -> Result<Vec<Box<dyn reptest::Implementation>>, String> {
-    let mut chosen = super::selected_for_bodies(registry, names)?;
-    if !chosen
-        .iter()
-        .any(|i| i.info().kind == reptest::ImplKind::Process)
-    {
-        return Ok(chosen);
-    }
-    let external = &impls::external::config::load(&impls::external::config::default_files());
-    let handshakes = std::sync::Arc::new(impls::external::Handshakes::default());
-    for implementation in &mut chosen {
-        if implementation.info().kind != reptest::ImplKind::Process {
-            continue;
-        }
-        if let Some(spec) = external
-            .adapters
-            .iter()
-            .find(|spec| spec.name == implementation.name())
-        {
-            let spec = impls::external::AdapterSpec {
-                timeout,
-                ..spec.clone()
-            };
-            *implementation = impls::external::adapter(spec, &handshakes);
-        }
-    }
-    Ok(chosen)
 }
 
 pub fn run(args: Args) -> Outcome {
@@ -260,7 +226,7 @@ fn run_survey(args: RunArgs) -> Outcome {
     if shard.is_some() && args.minimize {
         return Err("a sharded run cannot --minimize: minimize when merging (reptest survey merge --minimize)".into());
     }
-    let implementations = surveyed(&registry, &args.implementations, timeout)?;
+    let implementations = super::selected_for_bodies(&registry, &args.implementations)?;
     if implementations.is_empty() {
         return Err("no implementation is available (see `reptest impls`)".into());
     }
@@ -355,7 +321,7 @@ fn run_merge(args: MergeArgs) -> Outcome {
             .iter()
             .map(|i| i.name.clone())
             .collect();
-        let implementations = surveyed(&registry, &names, timeout)
+        let implementations = super::selected_for_bodies(&registry, &names)
             .map_err(|e| format!("--minimize needs the survey's implementations here: {e}"))?;
         for (entry, implementation) in survey.header.implementations.iter().zip(&implementations) {
             let version = &implementation.info().version;
