@@ -73,13 +73,7 @@ fn benches(c: &mut Criterion) {
     group.bench_function("reference", |b| {
         b.iter(|| {
             for (file, queries) in files.iter().zip(&queries) {
-                let inputs: Vec<QueryInput<'_>> = queries
-                    .iter()
-                    .map(|q| QueryInput {
-                        agent: &q.agent,
-                        url: &q.url,
-                    })
-                    .collect();
+                let inputs: Vec<QueryInput<'_>> = queries.iter().map(SurveyQuery::input).collect();
                 let case = CaseInput {
                     robots: &file.body,
                     fetch: None,

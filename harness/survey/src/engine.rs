@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::breaker::{self, Answers, Breakers};
 use crate::tally::{Example, NewGroup, StatusRow, Tally, EXAMPLE_BODY_LIMIT};
-use crate::{derive, AccessBranch, Cut, Error, Shard, StatusFamily, SurveyFile};
+use crate::{derive, AccessBranch, Cut, Error, Shard, StatusFamily, SurveyFile, SurveyQuery};
 
 /// The format version of partial results and of `survey.json`.
 pub const FORMAT: u32 = 1;
@@ -323,13 +323,7 @@ impl Context<'_> {
         if queries.is_empty() {
             return t;
         }
-        let inputs: Vec<QueryInput<'_>> = queries
-            .iter()
-            .map(|q| QueryInput {
-                agent: &q.agent,
-                url: &q.url,
-            })
-            .collect();
+        let inputs: Vec<QueryInput<'_>> = queries.iter().map(SurveyQuery::input).collect();
         let case = CaseInput {
             robots: &file.body,
             fetch: None,

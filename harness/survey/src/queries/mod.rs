@@ -165,6 +165,16 @@ pub struct SurveyQuery {
     pub origin: &'static str,
 }
 
+impl SurveyQuery {
+    /// The query as an implementation is asked it (agent and URL, borrowed).
+    pub fn input(&self) -> reptest_core::QueryInput<'_> {
+        reptest_core::QueryInput {
+            agent: &self.agent,
+            url: &self.url,
+        }
+    }
+}
+
 const RULE_PREFIX: usize = 0;
 const RULE_CHILD: usize = 1;
 const RULE_EXTEND: usize = 2;
