@@ -25,14 +25,12 @@ fn crawlers_installed() -> bool {
             .status()
             .is_ok_and(|s| s.success())
     };
-    if have("wget") && have("httrack") {
-        return true;
-    }
-    if std::env::var("REPTEST_SKIP_CRAWLERS").as_deref() == Ok("1") {
-        eprintln!("SKIPPED: wget or httrack is not installed (REPTEST_SKIP_CRAWLERS=1)");
-        return false;
-    }
-    panic!("wget and httrack are needed: bash harness/external/setup crawlers (or REPTEST_SKIP_CRAWLERS=1)");
+    common::needed(
+        (!(have("wget") && have("httrack")))
+            .then(|| "wget or httrack is not installed".to_string()),
+        "REPTEST_SKIP_CRAWLERS",
+        "bash harness/external/setup crawlers",
+    )
 }
 
 #[test]

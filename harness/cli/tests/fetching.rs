@@ -54,14 +54,11 @@ fn fetching_installed(list: &[serde_json::Value]) -> bool {
                 .any(|i| i["name"] == *name && i["available"] == true)
         })
         .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    if std::env::var("REPTEST_SKIP_FETCHING").as_deref() == Ok("1") {
-        eprintln!("SKIPPED: {missing:?} unavailable (REPTEST_SKIP_FETCHING=1)");
-        return false;
-    }
-    panic!("{missing:?} unavailable: bash harness/external/setup (or REPTEST_SKIP_FETCHING=1)");
+    common::needed(
+        (!missing.is_empty()).then(|| format!("{missing:?} unavailable")),
+        "REPTEST_SKIP_FETCHING",
+        "bash harness/external/setup",
+    )
 }
 
 #[test]

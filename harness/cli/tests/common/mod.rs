@@ -85,3 +85,17 @@ pub fn interrupt_and_expect_nothing_left(child: &mut std::process::Child, tag: &
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Whether what a test needs is here: `true` when `missing` is `None`; otherwise `false`
+/// with a `SKIPPED` line when `skip_var=1` is set, else a panic naming what is missing
+/// and `fix` (so CI, which installs everything, never skips silently).
+pub fn needed(missing: Option<String>, skip_var: &str, fix: &str) -> bool {
+    let Some(missing) = missing else {
+        return true;
+    };
+    if std::env::var(skip_var).as_deref() == Ok("1") {
+        eprintln!("SKIPPED: {missing} ({skip_var}=1)");
+        return false;
+    }
+    panic!("{missing}: {fix} (or {skip_var}=1)");
+}
