@@ -48,30 +48,31 @@ pub fn is_feature(name: &str) -> bool {
     FEATURES.iter().any(|(n, _)| *n == name)
 }
 
-/// The features of a body and one query (names from [`FEATURES`]).
+/// The features of a body and one query (names from [`FEATURES`]): [`features_with`] on
+/// the body's [`BodyScan`].
 ///
 /// ```
 /// let f = reptest_fuzz_diff::features::features(b"User-agent: *\rDisallow: /a$b\n", "examplebot", "/a");
 /// assert!(f.contains("lone-cr") && f.contains("dollar-inside"));
 /// ```
 pub fn features(body: &[u8], agent: &str, url: &str) -> BTreeSet<&'static str> {
-    let mut found = BTreeSet::new();
+    features_with(&BodyScan::of(body), agent, url)
+}
+
+/// The features of one query on a body scanned once: the body's own features, then those
+/// that depend on the query's product token (its groups) and URL (its rules).
+///
+/// ```
+/// use reptest_fuzz_diff::features::{features_with, BodyScan};
+/// let scan = BodyScan::of(b"User-agent: ExampleBot\nDisallow: /A\n");
+/// assert!(features_with(&scan, "examplebot", "/a").contains("path-case"));
+/// assert!(!features_with(&scan, "otherbot", "/b").contains("agent-case"));
+/// ```
+pub fn features_with(scan: &BodyScan<'_>, agent: &str, url: &str) -> BTreeSet<&'static str> {
+    let mut found = scan.found.clone();
     let token = product_token(agent);
     if token != agent {
         found.insert("agent-not-a-token");
-    }
-    if body.len() > 500_000 {
-        found.insert("past-limit");
-    }
-    if body.windows(2).any(|w| w == [0xEF, 0xBB]) {
-        found.insert("bom");
-    }
-    if body
-        .iter()
-        .enumerate()
-        .any(|(i, &b)| b == b'\r' && body.get(i + 1) != Some(&b'\n'))
-    {
-        found.insert("lone-cr");
     }
     let path = path_of(url);
     encoding_features(path.as_bytes(), &mut found);
@@ -85,121 +86,179 @@ pub fn features(body: &[u8], agent: &str, url: &str) -> BTreeSet<&'static str> {
     {
         found.insert("dot-or-empty-segment");
     }
-
-    let mut groups: Vec<Group> = Vec::new();
-    let mut in_rules = false;
-    let mut seen_agent = false;
-    let mut last_was_agent = false;
-    let mut pending_blank = false;
-    let (mut allows, mut disallows) = (Vec::new(), Vec::new());
-    for raw in reptest_corpus::write::split_lines(body) {
-        let raw = raw
-            .strip_suffix(b"\n")
-            .unwrap_or(raw)
-            .strip_suffix(b"\r")
-            .unwrap_or(raw.strip_suffix(b"\n").unwrap_or(raw));
-        if raw.len() > 16_000 {
-            found.insert("long-line");
+    let mut naming = 0;
+    for group in &scan.groups {
+        let mut names_agent = false;
+        for value in &group.values {
+            names_agent |= agent_value(value, token, &mut found);
         }
-        let line = strip_bom(raw);
-        let content = match line.iter().position(|&b| b == b'#') {
-            Some(at) => &line[..at],
-            None => line,
-        };
-        if content.iter().all(u8::is_ascii_whitespace) {
-            // Blank or comment-only.
-            if seen_agent {
-                pending_blank = true;
-            }
-            continue;
-        }
-        let Some((key, value, ws)) = record(content) else {
-            if known_key_without_colon(content) {
-                found.insert("typo");
-            }
-            continue;
-        };
-        if ws {
-            found.insert("optional-ws");
-        }
-        let lower = key.to_ascii_lowercase();
-        match lower.as_slice() {
-            b"user-agent" => {
-                if in_rules || groups.is_empty() {
-                    // A blank line between groups is not inside one.
-                    groups.push(Group::default());
-                    in_rules = false;
-                } else if last_was_agent {
-                    found.insert("consecutive-agents");
-                    if pending_blank {
-                        found.insert("blank-in-group");
-                    }
-                } else {
-                    // Between two user-agent lines of one group: another record came.
-                    found.insert("record-between-agents");
-                }
-                pending_blank = false;
-                seen_agent = true;
-                last_was_agent = true;
-                let group = groups.last_mut().expect("pushed above");
-                agent_value(value, token, &mut found, group);
-            }
-            b"allow" | b"disallow" => {
-                if !seen_agent {
-                    found.insert("orphan-rule");
-                }
-                if pending_blank {
-                    found.insert("blank-in-group");
-                    pending_blank = false;
-                }
-                if value.is_empty() {
-                    found.insert("empty-pattern");
-                } else {
-                    rule_features(value, &path, &mut found);
-                    if lower == b"allow" {
-                        allows.push(value.len());
-                    } else {
-                        disallows.push(value.len());
-                    }
-                }
-                if let Some(group) = groups.last_mut() {
-                    group.rules += 1;
-                }
-                in_rules = true;
-                last_was_agent = false;
-            }
-            other => {
-                if close_to_known(other) {
-                    found.insert("typo");
-                }
-                if last_was_agent {
-                    last_was_agent = false;
-                }
-            }
-        }
+        naming += usize::from(names_agent);
     }
-    if groups.last().is_some_and(|g| g.rules == 0) {
-        found.insert("empty-last-group");
-    }
-    let naming = groups.iter().filter(|g| g.names_agent).count();
-    let stars = groups.iter().filter(|g| g.star).count();
-    if naming >= 2 || (naming == 0 && stars >= 2) {
+    if naming >= 2 || (naming == 0 && scan.stars >= 2) {
         found.insert("several-groups-match");
     }
-    if allows.len() + disallows.len() >= 2 {
-        found.insert("several-rules");
-    }
-    if allows.iter().any(|a| disallows.contains(a)) {
-        found.insert("equal-length-allow-disallow");
+    for value in &scan.rules {
+        rule_features(value, &path, &mut found);
     }
     found
 }
 
-#[derive(Default)]
-struct Group {
-    names_agent: bool,
+/// What a body shows on its own, read once for all its queries: the features that depend
+/// on no query, each group's user-agent values, and every non-empty rule value.
+#[derive(Debug, Clone, Default)]
+pub struct BodyScan<'a> {
+    /// The features of the body alone.
+    found: BTreeSet<&'static str>,
+    /// The groups, in order.
+    groups: Vec<ScanGroup<'a>>,
+    /// How many groups have a `*` user-agent.
+    stars: usize,
+    /// Every allow or disallow value that is not empty.
+    rules: Vec<&'a [u8]>,
+}
+
+/// One group of a [`BodyScan`]: its user-agent values other than `*`.
+#[derive(Debug, Clone, Default)]
+struct ScanGroup<'a> {
+    values: Vec<&'a [u8]>,
     star: bool,
     rules: usize,
+}
+
+impl<'a> BodyScan<'a> {
+    /// Scans `body` (lines split at CR and LF).
+    pub fn of(body: &'a [u8]) -> BodyScan<'a> {
+        let mut found = BTreeSet::new();
+        if body.len() > 500_000 {
+            found.insert("past-limit");
+        }
+        if body.windows(2).any(|w| w == [0xEF, 0xBB]) {
+            found.insert("bom");
+        }
+        if body
+            .iter()
+            .enumerate()
+            .any(|(i, &b)| b == b'\r' && body.get(i + 1) != Some(&b'\n'))
+        {
+            found.insert("lone-cr");
+        }
+        let mut groups: Vec<ScanGroup<'a>> = Vec::new();
+        let mut rules = Vec::new();
+        let mut in_rules = false;
+        let mut seen_agent = false;
+        let mut last_was_agent = false;
+        let mut pending_blank = false;
+        let (mut allows, mut disallows) = (Vec::new(), Vec::new());
+        for raw in reptest_corpus::write::split_lines(body) {
+            let raw = raw
+                .strip_suffix(b"\n")
+                .unwrap_or(raw)
+                .strip_suffix(b"\r")
+                .unwrap_or(raw.strip_suffix(b"\n").unwrap_or(raw));
+            if raw.len() > 16_000 {
+                found.insert("long-line");
+            }
+            let line = strip_bom(raw);
+            let content = match line.iter().position(|&b| b == b'#') {
+                Some(at) => &line[..at],
+                None => line,
+            };
+            if content.iter().all(u8::is_ascii_whitespace) {
+                // Blank or comment-only.
+                if seen_agent {
+                    pending_blank = true;
+                }
+                continue;
+            }
+            let Some((key, value, ws)) = record(content) else {
+                if known_key_without_colon(content) {
+                    found.insert("typo");
+                }
+                continue;
+            };
+            if ws {
+                found.insert("optional-ws");
+            }
+            let lower = key.to_ascii_lowercase();
+            match lower.as_slice() {
+                b"user-agent" => {
+                    if in_rules || groups.is_empty() {
+                        // A blank line between groups is not inside one.
+                        groups.push(ScanGroup::default());
+                        in_rules = false;
+                    } else if last_was_agent {
+                        found.insert("consecutive-agents");
+                        if pending_blank {
+                            found.insert("blank-in-group");
+                        }
+                    } else {
+                        // Between two user-agent lines of one group: another record came.
+                        found.insert("record-between-agents");
+                    }
+                    pending_blank = false;
+                    seen_agent = true;
+                    last_was_agent = true;
+                    let group = groups.last_mut().expect("pushed above");
+                    if value == b"*" {
+                        group.star = true;
+                    } else {
+                        if !is_token(value) {
+                            found.insert("ua-value-not-token");
+                        }
+                        group.values.push(value);
+                    }
+                }
+                b"allow" | b"disallow" => {
+                    if !seen_agent {
+                        found.insert("orphan-rule");
+                    }
+                    if pending_blank {
+                        found.insert("blank-in-group");
+                        pending_blank = false;
+                    }
+                    if value.is_empty() {
+                        found.insert("empty-pattern");
+                    } else {
+                        rules.push(value);
+                        if lower == b"allow" {
+                            allows.push(value.len());
+                        } else {
+                            disallows.push(value.len());
+                        }
+                    }
+                    if let Some(group) = groups.last_mut() {
+                        group.rules += 1;
+                    }
+                    in_rules = true;
+                    last_was_agent = false;
+                }
+                other => {
+                    if close_to_known(other) {
+                        found.insert("typo");
+                    }
+                    if last_was_agent {
+                        last_was_agent = false;
+                    }
+                }
+            }
+        }
+        if groups.last().is_some_and(|g| g.rules == 0) {
+            found.insert("empty-last-group");
+        }
+        if allows.len() + disallows.len() >= 2 {
+            found.insert("several-rules");
+        }
+        if allows.iter().any(|a| disallows.contains(a)) {
+            found.insert("equal-length-allow-disallow");
+        }
+        let stars = groups.iter().filter(|g| g.star).count();
+        BodyScan {
+            found,
+            groups,
+            stars,
+            rules,
+        }
+    }
 }
 
 /// The product token of an agent string: what precedes the first `/` or space.
@@ -214,25 +273,18 @@ fn is_token(value: &[u8]) -> bool {
             .all(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'-')
 }
 
-fn agent_value(value: &[u8], token: &str, found: &mut BTreeSet<&'static str>, group: &mut Group) {
-    if value == b"*" {
-        group.star = true;
-        return;
-    }
-    if !is_token(value) {
-        found.insert("ua-value-not-token");
-    }
+/// The features of one user-agent value (not `*`) against the query's product token;
+/// `true` when the value names the token (ignoring case, also by the value's own token).
+fn agent_value(value: &[u8], token: &str, found: &mut BTreeSet<&'static str>) -> bool {
     let token = token.as_bytes();
     // The value's own token (before `/` or a space), as lenient parsers read it.
     let value_token = value
         .split(|&b| b == b'/' || b == b' ')
         .next()
         .unwrap_or(value);
-    if value.eq_ignore_ascii_case(token) || value_token.eq_ignore_ascii_case(token) {
-        group.names_agent = true;
-        if value.iter().chain(token).any(u8::is_ascii_uppercase) {
-            found.insert("agent-case");
-        }
+    let names_agent = value.eq_ignore_ascii_case(token) || value_token.eq_ignore_ascii_case(token);
+    if names_agent && value.iter().chain(token).any(u8::is_ascii_uppercase) {
+        found.insert("agent-case");
     }
     let prefix = |short: &[u8], long: &[u8]| {
         short.len() < long.len() && long[..short.len()].eq_ignore_ascii_case(short)
@@ -240,6 +292,7 @@ fn agent_value(value: &[u8], token: &str, found: &mut BTreeSet<&'static str>, gr
     if prefix(value_token, token) || prefix(token, value_token) {
         found.insert("agent-prefix");
     }
+    names_agent
 }
 
 /// `key`, `value` (trimmed) and whether white space stood before the key or the colon.

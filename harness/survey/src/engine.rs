@@ -23,6 +23,7 @@ use rayon::prelude::*;
 use reptest_core::runner::evaluate;
 use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
 use reptest_fuzz_diff::attribution::Attribution;
+use reptest_fuzz_diff::features::{features_with, BodyScan};
 use serde::{Deserialize, Serialize};
 
 use crate::breaker::{self, Answers, Breakers};
@@ -365,6 +366,8 @@ impl Context<'_> {
         let mut questions_seen = BTreeSet::new();
         let mut new_seen = BTreeSet::new();
         let locator = file.source.strip_prefix(self.input).unwrap_or(&file.source);
+        // The body's features are read once, at its first split query (attribution).
+        let scan = std::cell::OnceCell::new();
         for (q, query) in queries.iter().enumerate() {
             let verdicts: Vec<Option<bool>> = answers
                 .iter()
@@ -418,6 +421,7 @@ impl Context<'_> {
             self.split(
                 &mut t,
                 file,
+                scan.get_or_init(|| BodyScan::of(&file.body)),
                 locator,
                 q,
                 query,
@@ -455,6 +459,7 @@ impl Context<'_> {
         &self,
         t: &mut Tally,
         file: &SurveyFile,
+        scan: &BodyScan<'_>,
         locator: &str,
         q: usize,
         query: &crate::SurveyQuery,
@@ -484,7 +489,7 @@ impl Context<'_> {
             side
         };
         let (allowed, disallowed) = (side(true), side(false));
-        let features = reptest_fuzz_diff::features::features(&file.body, &query.agent, &query.url);
+        let features = features_with(scan, &query.agent, &query.url);
         match self.setup.attribution.of_verdicts(&by_name, &features) {
             Some(id) => {
                 t.agreement.attributed += 1;
