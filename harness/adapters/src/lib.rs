@@ -39,7 +39,7 @@ use reptest_core::{Availability, Implementation};
 #[non_exhaustive]
 pub enum SelectError {
     /// No implementation has that name.
-    #[error("unknown implementation `{name}` (known: {known})")]
+    #[error("unknown implementation `{name}` ({})", did_you_mean(.name, .known))]
     Unknown {
         /// The name asked for.
         name: String,
@@ -56,6 +56,17 @@ pub enum SelectError {
         /// How to make it available.
         fix: String,
     },
+}
+
+/// The nearest known names to `name` (see [`reptest_core::nearest`]) and every known
+/// one: `did you mean `x`? known: ...`, or `known: ...` when none is near.
+fn did_you_mean(name: &str, known: &str) -> String {
+    let near = reptest_core::nearest::nearest(name, known.split(", "), 3);
+    if near.is_empty() {
+        return format!("known: {known}");
+    }
+    let near: Vec<String> = near.iter().map(|n| format!("`{n}`")).collect();
+    format!("did you mean {}? known: {known}", near.join(" or "))
 }
 
 /// Settings a [`Registry`] hands to the adapters it makes. They are never process-wide,

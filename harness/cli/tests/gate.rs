@@ -395,6 +395,31 @@ fn errors_exit_2_with_the_fix() {
     }
 }
 
+/// An unknown --impl is the first error, with the nearest known name: the commands
+/// suggested for a missing baseline would name it.
+#[test]
+fn an_unknown_implementation_is_named_before_any_command_is_suggested() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("none.toml");
+    for more in [&[][..], &["--write-baseline"][..]] {
+        let mut args = vec!["gate", "--impl", "rust-robots-tx"];
+        args.extend(["--baseline", missing.to_str().unwrap()]);
+        args.extend(more);
+        let out = reptest(&args);
+        assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains(
+                "unknown implementation `rust-robots-tx` (did you mean `rust-robots-txt`"
+            ),
+            "{stderr}"
+        );
+        assert!(stderr.contains("known: reference"), "{stderr}");
+        assert!(!stderr.contains("reptest gate --impl"), "{stderr}");
+        assert!(!missing.exists());
+    }
+}
+
 /// One gate run writes several formats: JUnit to a file and GitHub annotations to
 /// stdout, from the same corpus run.
 #[test]

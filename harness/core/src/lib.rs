@@ -9,7 +9,7 @@
 //!
 //! Also here: [`atomic`] output (a failed write never truncates a file), orderly
 //! [`shutdown`] (adapters are stopped on a signal), [`visible`] notation for bytes and
-//! [`markup`] escaping.
+//! [`markup`] escaping, and the [`nearest`] known names for "did you mean".
 //!
 //! ```
 //! use reptest_core::{runner, score, CaseInput, ImplInfo, ImplKind, Implementation, Outcome};
@@ -45,6 +45,7 @@
 pub mod atomic;
 mod implementation;
 pub mod markup;
+pub mod nearest;
 pub mod runner;
 pub mod score;
 pub mod shutdown;

@@ -99,6 +99,8 @@ pub fn run(args: Args) -> Outcome {
             args.implementation
         ));
     }
+    // The name first: every command suggested below names it.
+    super::check_known(name)?;
     let rerecord = rerecord(&args, name);
     // Read the baseline before running anything: its errors need no run.
     let previous = match Baseline::load(&args.baseline) {

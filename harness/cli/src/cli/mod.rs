@@ -223,6 +223,20 @@ pub fn selected_for_bodies(
     Ok(chosen)
 }
 
+/// An error naming the known implementations, the nearest first, when `name` is none
+/// of them (availability is not checked: nothing is started).
+pub fn check_known(name: &str) -> Result<(), String> {
+    let known = reptest::impls::names();
+    if known.iter().any(|k| k == name) {
+        return Ok(());
+    }
+    let unknown = reptest::impls::SelectError::Unknown {
+        name: name.to_string(),
+        known: known.join(", "),
+    };
+    Err(format!("{unknown}{}", external_hint()))
+}
+
 /// A note for when the shipped external adapters are not where this binary was built
 /// (an installed reptest run outside its source tree), naming the fix; else empty.
 pub fn external_hint() -> String {
