@@ -542,3 +542,23 @@ fn questions_name_features_their_examples_show() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// A differential run with fewer than two implementations is a usage error that says
+/// why, not a campaign that can find nothing.
+#[test]
+fn fuzz_with_one_implementation_says_it_needs_two() {
+    for names in ["reference", "reference,reference"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_reptest"))
+            .args(["fuzz", "--impl", names, "--inputs", "3"])
+            .env_remove("REPTEST_ADAPTERS")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{names}: {stderr}");
+        assert!(
+            stderr.contains("a differential run needs two implementations"),
+            "{names}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{names}");
+    }
+}

@@ -88,6 +88,7 @@ pub fn run(args: Args) -> Outcome {
         ..Default::default()
     });
     let implementations = super::selected_for_bodies(&registry, &args.implementations)?;
+    needs_two(&implementations)?;
     let corpus = args.corpus.load()?;
     let options = CampaignOptions {
         seconds: args.seconds,
@@ -149,6 +150,23 @@ pub fn run(args: Args) -> Outcome {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A differential run compares implementations with each other: with fewer than two
+/// there is nothing to compare, so it is an error that says so.
+fn needs_two(implementations: &[Box<dyn reptest::Implementation>]) -> Result<(), String> {
+    if implementations.len() >= 2 {
+        return Ok(());
+    }
+    let names: Vec<&str> = implementations.iter().map(|i| i.name()).collect();
+    let given = match names[..] {
+        [] => "no implementation is available".to_string(),
+        [one] => format!("only `{one}` was given"),
+        _ => unreachable!("fewer than two"),
+    };
+    Err(format!(
+        "a differential run needs two implementations, and {given}: name two or more with --impl A,B (see `reptest impls`), or leave --impl out for every available one"
+    ))
 }
 
 /// A bar on stderr when it is a terminal: inputs of --inputs, else seconds of the budget.
