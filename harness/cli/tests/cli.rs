@@ -372,6 +372,34 @@ fn check_warnings_use_visible_notation() {
     );
 }
 
+/// `corpus show` with an unknown id lists the nearest ids the corpus has.
+#[test]
+fn corpus_show_suggests_the_nearest_ids() {
+    for (id, near) in [
+        ("merge-two-star-group", "merge-two-star-groups"),
+        ("merge-tow-star-groups", "merge-two-star-groups"),
+        ("ex51-simple", "ex51-simple-example"),
+    ] {
+        let out = reptest(&["corpus", "show", "--corpus", "builtin", id], b"");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{id}: {stderr}");
+        assert!(
+            stderr.contains(&format!("no case with id `{id}`")),
+            "{stderr}"
+        );
+        assert!(stderr.contains(&format!("\n  {near}")), "{id}: {stderr}");
+    }
+    let out = reptest(
+        &["corpus", "show", "--corpus", "builtin", "zzzzzzzzzzzz"],
+        b"",
+    );
+    assert!(
+        !text(&out.stderr).contains("nearest"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 /// An argument that is not UTF-8 is an error naming the argument.
 #[test]
 fn check_names_an_argument_that_is_not_utf8() {

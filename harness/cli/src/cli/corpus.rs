@@ -210,9 +210,23 @@ fn print_stats(stats: &Stats) {
     }
 }
 
+/// The error for a case id the corpus lacks, with the nearest ids it has.
+fn unknown_case(corpus: &Corpus, id: &str) -> String {
+    let ids = corpus.cases().iter().map(|c| c.id.as_str());
+    let near = reptest::nearest::nearest(id, ids, 5);
+    if near.is_empty() {
+        return format!("no case with id `{id}` in the corpus (the ids are the `id =` lines of the case files under corpus/)");
+    }
+    let near: Vec<String> = near.iter().map(|n| format!("  {n}")).collect();
+    format!(
+        "no case with id `{id}` in the corpus; the nearest ids:\n{}",
+        near.join("\n")
+    )
+}
+
 fn show(corpus: &Corpus, id: &str) -> Outcome {
     let Some(case) = corpus.cases().iter().find(|c| c.id == id) else {
-        return Err(format!("no case with id `{id}` in the corpus"));
+        return Err(unknown_case(corpus, id));
     };
     outln!(
         "{} ({}:{})\n{}\n",
