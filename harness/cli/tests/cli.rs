@@ -300,6 +300,37 @@ fn check_refuses_an_agent_that_is_not_a_product_token() {
     }
 }
 
+/// Given a crawler's whole User-Agent header, check suggests the crawler's own token,
+/// not the `Mozilla` every such header starts with.
+#[test]
+fn check_suggests_the_crawlers_token_out_of_a_user_agent_header() {
+    let robots = temp_file("header.txt", b"User-agent: googlebot\nDisallow: /\n");
+    let robots = robots.to_str().unwrap();
+    for (agent, fix) in [
+        (
+            "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+            "--agent Googlebot",
+        ),
+        (
+            "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)",
+            "--agent GPTBot",
+        ),
+        (
+            "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+            "--agent bingbot",
+        ),
+    ] {
+        let out = reptest(
+            &["check", "--robots", robots, "--agent", agent, "--url", "/x"],
+            b"",
+        );
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{agent:?}: {stderr}");
+        assert!(stderr.contains(fix), "{agent:?}: {stderr}");
+        assert!(!stderr.contains("--agent Mozilla"), "{agent:?}: {stderr}");
+    }
+}
+
 /// A URL that is not an absolute http(s) URL or a path is checked by its path, and the
 /// output says what was assumed.
 #[test]

@@ -88,19 +88,16 @@ fn utf8_arg<'a>(name: &str, value: &'a std::ffi::OsStr) -> Result<&'a str, Strin
 }
 
 /// Refuses an agent that is not an RFC 9309 product token (§2.2.1: `1*(ALPHA / "_" /
-/// "-")`), naming the token it most likely meant: no group could name such a value, so
-/// only `*` groups would apply, silently.
+/// "-")`), naming the token it most likely meant (in a whole User-Agent header, the
+/// crawler's): no group could name such a value, so only `*` groups would apply, silently.
 fn check_product_token(agent: &str) -> Result<(), String> {
     if is_product_token(agent) {
         return Ok(());
     }
-    let is_token = |c: char| c.is_ascii_alphabetic() || c == '_' || c == '-';
     let shown = reptest::visible::render(agent.as_bytes());
-    let meant: String = agent.chars().take_while(|&c| is_token(c)).collect();
-    let fix = if meant.is_empty() {
-        "give a token such as `examplebot`".to_string()
-    } else {
-        format!("give the token alone: --agent {meant}")
+    let fix = match super::user_agent::crawler_token(agent) {
+        None => "give a token such as `examplebot`".to_string(),
+        Some(meant) => format!("give the token alone: --agent {meant}"),
     };
     Err(format!(
         "--agent `{shown}` is not a product token (RFC 9309 §2.2.1: letters, `_` and `-` only, as in the `User-agent:` lines it is matched against); {fix}"

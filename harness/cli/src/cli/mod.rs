@@ -15,6 +15,7 @@ mod report;
 mod run;
 mod serve;
 mod survey;
+mod user_agent;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
