@@ -403,6 +403,58 @@ fn check_warnings_use_visible_notation() {
     );
 }
 
+/// Under `--profile google`, a verdict that only Google's reading gives cites Google's
+/// choice, not an RFC section; a reading both profiles make still cites the RFC.
+#[test]
+fn check_cites_googles_choice_when_it_decides() {
+    let robots = temp_file(
+        "choice.txt",
+        b"User-agent: *\nDisallow: private\nDissallow: /typo\nDisallow: /plain\n",
+    );
+    let robots = robots.to_str().unwrap();
+    for (url, choice) in [
+        ("/private", "a pattern starting with neither `/` nor `*`"),
+        ("/typo", "misspelt record names"),
+    ] {
+        let out = reptest(
+            &[
+                "check",
+                "--robots",
+                robots,
+                "--agent",
+                "examplebot",
+                "--url",
+                url,
+                "--profile",
+                "google",
+            ],
+            b"",
+        );
+        let stdout = text(&out.stdout);
+        assert!(stdout.starts_with("disallowed"), "{url}: {stdout}");
+        assert!(stdout.contains("Google's choice: "), "{url}: {stdout}");
+        assert!(stdout.contains(choice), "{url}: {stdout}");
+        assert!(!stdout.contains("RFC 9309 §2.2.2"), "{url}: {stdout}");
+    }
+    let plain = reptest(
+        &[
+            "check",
+            "--robots",
+            robots,
+            "--agent",
+            "examplebot",
+            "--url",
+            "/plain",
+            "--profile",
+            "google",
+        ],
+        b"",
+    );
+    let stdout = text(&plain.stdout);
+    assert!(stdout.contains("RFC 9309 §2.2.2"), "{stdout}");
+    assert!(!stdout.contains("Google's choice"), "{stdout}");
+}
+
 /// `corpus show` with an unknown id lists the nearest ids the corpus has.
 #[test]
 fn corpus_show_suggests_the_nearest_ids() {

@@ -52,7 +52,8 @@ pub fn run(args: Args) -> Outcome {
             "disallowed"
         }
     );
-    outln!("  {}", explain(verdict.reason(), &body));
+    let choices = super::google_choices::deciding(&config, &body, agent, url, &verdict);
+    outln!("  {}", explain_citing(verdict.reason(), &body, &choices));
     for note in url_notes(url) {
         outln!("  assumed: {note}");
     }
@@ -180,14 +181,26 @@ fn groups(lines: &[usize]) -> String {
 /// The reference's reason in one line: the deciding rule with its line and text, or why
 /// no rule applied, or what the access method decided.
 pub(super) fn explain(reason: &Reason, body: &[u8]) -> String {
+    explain_citing(reason, body, &[])
+}
+
+/// [`explain`], citing `google_choices` (the profile's departures from RFC 9309 that
+/// decided) instead of the RFC section when there are any.
+fn explain_citing(reason: &Reason, body: &[u8], google_choices: &[&str]) -> String {
+    let cite = |section: &str| match google_choices {
+        [] => format!("RFC 9309 {section}"),
+        choices => format!("Google's choice: {}", choices.join("; ")),
+    };
     match reason {
         Reason::RobotsTxtPath => "/robots.txt is always allowed (RFC 9309 §2.2.2)".into(),
-        Reason::NoGroup => {
-            "no group matches the product token and there is no `*` group (RFC 9309 §2.2.1)".into()
-        }
+        Reason::NoGroup => format!(
+            "no group matches the product token and there is no `*` group ({})",
+            cite("§2.2.1")
+        ),
         Reason::NoMatchingRule { groups: g } => format!(
-            "no rule of {} matches the path (RFC 9309 §2.2.2)",
-            groups(g)
+            "no rule of {} matches the path ({})",
+            groups(g),
+            cite("§2.2.2")
         ),
         Reason::Rule { rule, groups: g } => {
             let kind = match rule.kind {
@@ -196,10 +209,11 @@ pub(super) fn explain(reason: &Reason, body: &[u8]) -> String {
             };
             let text = line_text(body, rule.line).unwrap_or_default();
             format!(
-                "{kind} rule at line {}: {} (the longest match in {}; RFC 9309 §2.2.2)",
+                "{kind} rule at line {}: {} (the longest match in {}; {})",
                 rule.line,
                 reptest::visible::render(&text).trim_end_matches(['↵', '\n']),
-                groups(g)
+                groups(g),
+                cite("§2.2.2")
             )
         }
         Reason::Access(access) => access_text(access),

@@ -8,6 +8,7 @@ mod corpus;
 mod eval;
 mod fuzz;
 mod gate;
+mod google_choices;
 mod impls;
 mod policy;
 mod progress;
