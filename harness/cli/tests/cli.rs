@@ -455,6 +455,59 @@ fn check_cites_googles_choice_when_it_decides() {
     assert!(!stdout.contains("Google's choice"), "{stdout}");
 }
 
+/// `--warnings` on a binary file: one warning per line of the file, the bytes it quotes
+/// in visible notation, and a note that no line was a record.
+#[test]
+fn check_warnings_on_a_binary_file_are_one_per_line_and_visible() {
+    let robots = temp_file(
+        "binary.bin",
+        b"\x7fELF\x02\xff\xfe: \x00\x01\r\n\xca\xfe\xba\xbe\n",
+    );
+    let out = reptest(
+        &[
+            "check",
+            "--robots",
+            robots.to_str().unwrap(),
+            "--agent",
+            "examplebot",
+            "--url",
+            "/",
+            "--warnings",
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = std::str::from_utf8(&out.stdout).expect("UTF-8 output");
+    assert!(!stdout.contains('\u{FFFD}'), "{stdout}");
+    assert!(stdout.contains("`\\x7FELF\\x02\\xFF\\xFE`"), "{stdout}");
+    let warnings: Vec<&str> = stdout.lines().filter(|l| l.contains("warning: ")).collect();
+    assert_eq!(warnings.len(), 2, "{stdout}");
+    assert!(
+        warnings[0].contains("line 1: ") && warnings[1].contains("line 2: "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("no line of the file is a record"),
+        "{stdout}"
+    );
+
+    let fine = temp_file("fine.txt", b"User-agent: *\nDisallow: /p\nFoo: bar\n");
+    let out = reptest(
+        &[
+            "check",
+            "--robots",
+            fine.to_str().unwrap(),
+            "--agent",
+            "examplebot",
+            "--url",
+            "/",
+            "--warnings",
+        ],
+        b"",
+    );
+    assert!(!text(&out.stdout).contains("no line of the file is a record"));
+}
+
 /// `corpus show` with an unknown id lists the nearest ids the corpus has.
 #[test]
 fn corpus_show_suggests_the_nearest_ids() {

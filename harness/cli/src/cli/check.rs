@@ -68,11 +68,12 @@ pub fn run(args: Args) -> Outcome {
             cut.line
         );
     }
+    if super::warnings::none_is_record(&warnings, &body, config.accept_typos) {
+        outln!("  note: no line of the file is a record (`User-agent:`, `Allow:`, `Disallow:`, `Sitemap:`...): is it a robots.txt file?");
+    }
     if args.warnings {
-        for warning in &warnings {
-            // Visible notation: a warning quoting the file shows no raw control bytes.
-            let text = reptest::visible::render(warning.to_string().as_bytes());
-            outln!("  warning: {}", text.trim_end_matches(['↵', '\n']));
+        for text in super::warnings::by_line(&warnings, &body) {
+            outln!("  warning: {text}");
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -247,21 +248,6 @@ fn access_text(reason: &AccessReason) -> String {
 
 /// The bytes of 1-based line `number`, counting CR, LF and CRLF each as one line end.
 fn line_text(body: &[u8], number: usize) -> Option<Vec<u8>> {
-    let mut line = 1;
-    let mut start = 0;
-    let mut i = 0;
-    while i < body.len() {
-        if body[i] == b'\r' || body[i] == b'\n' {
-            if line == number {
-                return Some(body[start..i].to_vec());
-            }
-            if body[i] == b'\r' && body.get(i + 1) == Some(&b'\n') {
-                i += 1;
-            }
-            line += 1;
-            start = i + 1;
-        }
-        i += 1;
-    }
-    (line == number).then(|| body[start..].to_vec())
+    let line = super::warnings::lines(body).nth(number.checked_sub(1)?)?;
+    Some(line.to_vec())
 }

@@ -17,6 +17,7 @@ mod run;
 mod serve;
 mod survey;
 mod user_agent;
+mod warnings;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
