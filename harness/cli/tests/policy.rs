@@ -353,13 +353,26 @@ fn a_redirect_chain_is_shown_and_an_error_body_is_not_linted() {
 
 #[test]
 fn a_server_that_cannot_be_reached_is_a_fetch_error() {
-    let site = site(&Scenario::new(200, RULES).with_fault(Fault::ConnectionRefused));
-    let out = policy_url("refused", &site.robots_url(), &[]);
+    let refusing = site(&Scenario::new(200, RULES).with_fault(Fault::ConnectionRefused));
+    let out = policy_url("refused", &refusing.robots_url(), &[]);
     let stdout = text(&out.stdout);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
     assert!(!stdout.contains("FAIL"), "{stdout}");
     assert!(stderr.contains("cannot fetch"), "{stderr}");
+
+    // The site answered, but its redirect leads to a server that refuses: unreachable.
+    let scenario = Scenario::new(200, RULES)
+        .with_redirects([Redirect::cross_origin(301)])
+        .with_fault(Fault::ConnectionRefused);
+    let redirecting = site(&scenario);
+    let out = policy_url("refused-after-redirect", &redirecting.robots_url(), &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("301 redirect to") && stdout.contains("MUST assume complete disallow.\""),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -167,14 +167,15 @@ fn final_response(
     }
 }
 
-/// A fetch that reached the server but broke off: a network error (§2.3.1.4).
+/// A fetch that broke off after the first server answered (a body cut short or stalled,
+/// a redirect to a server that cannot be reached): a network error (§2.3.1.4).
 fn broken(source: &mut Source, what: &str) {
     source.status = None;
     source.network_error = true;
     source.body.clear();
     source.notes.push(format!("  {what}"));
     source.notes.push(format!(
-        "  a network error after the server answered: {UNREACHABLE} What arrived is not the file, so none of it is parsed (as the reference reads a fetch)."
+        "  a network error: {UNREACHABLE} Whatever arrived is not the file, so none of it is parsed (as the reference reads a fetch)."
     ));
 }
 
