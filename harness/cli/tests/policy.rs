@@ -42,6 +42,10 @@ fn text(bytes: &[u8]) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "crates"),
+    ignore = "built without the `crates` feature: no rust-robots-txt to compare with"
+)]
 fn a_file_that_says_what_the_owner_means_passes() {
     let (robots, expect) = files(
         "pass",
@@ -57,6 +61,10 @@ fn a_file_that_says_what_the_owner_means_passes() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "crates"),
+    ignore = "built without the `crates` feature: no rust-robots-txt to compare with"
+)]
 fn a_violated_expectation_fails_naming_the_deciding_line_in_every_format() {
     let (robots, expect) = files(
         "fail",
@@ -127,6 +135,10 @@ fn serve(status: u16, content_type: &'static str, body: &'static str, count: usi
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "fetch"),
+    ignore = "built without the `fetch` feature: no HTTP client"
+)]
 fn a_fetched_file_is_judged_by_its_status_and_content_type() {
     let (_, expect) = files("fetch", "");
     // 503: unreachable, so everything is disallowed: the allowed expectations fail.
@@ -191,6 +203,10 @@ fn policy_url(name: &str, url: &str, more: &[&str]) -> Output {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "fetch"),
+    ignore = "built without the `fetch` feature: no HTTP client"
+)]
 fn a_gzipped_body_is_decoded_before_it_is_parsed() {
     let site = site(&Scenario::new(200, RULES).with_gzip(true));
     let out = policy_url("gzip", &site.robots_url(), &[]);
@@ -224,6 +240,10 @@ fn children_max_rss() -> u64 {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "fetch"),
+    ignore = "built without the `fetch` feature: no HTTP client"
+)]
 fn a_gzip_bomb_costs_no_more_than_the_size_limit() {
     let bomb = gzip_bomb();
     let server = tiny_http::Server::http("127.0.0.1:0").expect("a loopback port");
@@ -250,6 +270,10 @@ fn a_gzip_bomb_costs_no_more_than_the_size_limit() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "fetch"),
+    ignore = "built without the `fetch` feature: no HTTP client"
+)]
 fn five_redirects_are_followed_and_shown_and_a_sixth_means_unavailable() {
     let hops = |n: usize| {
         (0..n).map(|i| {
@@ -290,6 +314,10 @@ fn five_redirects_are_followed_and_shown_and_a_sixth_means_unavailable() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "fetch"),
+    ignore = "built without the `fetch` feature: no HTTP client"
+)]
 fn a_body_longer_than_the_size_limit_is_reported_cut() {
     let mut body = RULES.to_string();
     while body.len() <= 3 << 20 {
@@ -303,6 +331,10 @@ fn a_body_longer_than_the_size_limit_is_reported_cut() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "fetch"),
+    ignore = "built without the `fetch` feature: no HTTP client"
+)]
 fn a_stalled_or_short_body_is_unreachable_with_the_rfc_sentence() {
     let help = text(
         &Command::new(REPTEST)
@@ -345,6 +377,10 @@ fn a_stalled_or_short_body_is_unreachable_with_the_rfc_sentence() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "fetch"),
+    ignore = "built without the `fetch` feature: no HTTP client"
+)]
 fn a_redirect_chain_is_shown_and_an_error_body_is_not_linted() {
     let scenario = Scenario::new(404, "<html>\nCrawl-dely: 5\nNot found\n</html>\n")
         .with_redirects([Redirect::new(301)]);
@@ -358,6 +394,10 @@ fn a_redirect_chain_is_shown_and_an_error_body_is_not_linted() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "fetch"),
+    ignore = "built without the `fetch` feature: no HTTP client"
+)]
 fn a_server_that_cannot_be_reached_is_a_fetch_error() {
     let refusing = site(&Scenario::new(200, RULES).with_fault(Fault::ConnectionRefused));
     let out = policy_url("refused", &refusing.robots_url(), &[]);
@@ -429,6 +469,10 @@ fn a_failure_under_an_agents_own_group_says_the_star_group_no_longer_applies() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "crates"),
+    ignore = "built without the `crates` feature: no rust-robots-txt to compare with"
+)]
 fn github_and_junit_carry_lint_warnings_and_other_readings_at_their_lines() {
     let dir = common::temp_dir("policy", "formats");
     let robots = dir.join("robots.txt");
