@@ -58,10 +58,11 @@ pub(super) fn fetch(url: &str, timeout: Duration) -> Result<Source, String> {
         let response = match get(&agent, &current, deadline) {
             Ok(response) => response,
             Err(Failure::NotReached(e)) if source.redirects == 0 => {
-                return Err(format!("cannot fetch {url}: {e}; nothing was learned about the file, so no expectation is judged"))
+                return Err(format!("cannot fetch ({e}); nothing was learned about the file, so no expectation is judged"))
             }
             Err(Failure::NotReached(e) | Failure::Broken(e)) => {
-                broken(&mut source, &format!("{current}: {e}"));
+                // `e` names the URL.
+                broken(&mut source, &e);
                 return Ok(source);
             }
         };
