@@ -165,15 +165,34 @@ impl CorpusArg {
     }
 }
 
-/// Runs `corpus` through `implementations` with a progress bar on stderr.
+/// Runs `corpus` through `implementations` with its progress on stderr when that is a
+/// terminal ([`progress`]).
 pub fn run_corpus(
     corpus: &reptest_corpus::Corpus,
     implementations: &[Box<dyn reptest::Implementation>],
 ) -> reptest::runner::Run {
-    let bar = progress::Progress::new(corpus.stats().queries * implementations.len());
-    let run = reptest::runner::run_with_progress(corpus, implementations, &|n| bar.tick(n));
-    bar.finish();
+    run_corpus_quiet(corpus, implementations, false)
+}
+
+/// [`run_corpus`], showing no progress when `quiet`.
+pub fn run_corpus_quiet(
+    corpus: &reptest_corpus::Corpus,
+    implementations: &[Box<dyn reptest::Implementation>],
+    quiet: bool,
+) -> reptest::runner::Run {
+    let progress = progress::RunProgress::new(quiet);
+    let run = reptest::runner::run_observed(corpus, implementations, &progress);
+    progress.finish();
     run
+}
+
+/// The `--quiet` option of the long-running subcommands.
+#[derive(clap::Args)]
+pub struct QuietArg {
+    /// Show no progress on stderr (it is shown only when stderr is a terminal: which
+    /// implementation is running, n of N, queries/s and the time left).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// The implementations `--impl` names (every available one when none or `all`).
