@@ -8,9 +8,14 @@ use reptest_corpus::{Corpus, Level, OutcomeWord, Profile};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Run every corpus query through implementations (default: every available one), print
-/// the pass rate per level (MUST / SHOULD / MAY), the speed and wall time of each, and the
-/// queries that did not pass.
+/// Run the corpus through implementations (default: every available one) and print pass
+/// rates, speed and failures.
+///
+/// Every corpus query goes to each implementation, one implementation after another; the
+/// summary gives the pass rate per level (MUST / SHOULD / MAY), the queries/s and wall
+/// time of each, its timeouts, crashes and slowest cases, and the queries that did not
+/// pass. On a terminal, stderr shows which implementation is running (n of N), its
+/// queries/s and the time left for it (--quiet: nothing).
 ///
 /// Exits 1 if an implementation named with --impl did not pass a query; with the default
 /// (every available implementation, also `--impl all`), only the reference counts, and the
