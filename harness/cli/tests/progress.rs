@@ -196,3 +196,49 @@ fn run_and_report_say_how_long_each_implementation_took() {
     let seconds: f64 = words[words.len() - 2].parse().unwrap();
     assert!(seconds >= 1.0, "{text}");
 }
+
+/// What a run told its observer: (index, count, name, queries) per start, and the
+/// queries answered in all.
+#[derive(Default)]
+struct Events {
+    started: std::sync::Mutex<Vec<(usize, usize, String, usize)>>,
+    answered: std::sync::atomic::AtomicUsize,
+}
+
+impl reptest::runner::RunObserver for Events {
+    fn started(&self, index: usize, count: usize, name: &str, queries: usize) {
+        self.started
+            .lock()
+            .unwrap()
+            .push((index, count, name.to_string(), queries));
+    }
+
+    fn answered(&self, queries: usize) {
+        self.answered
+            .fetch_add(queries, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn the_runner_tells_each_implementation_it_starts_and_every_query_answered() {
+    let corpus = reptest_corpus::Corpus::load(reptest_corpus::default_dir()).unwrap();
+    let queries = corpus.stats().queries;
+    let implementations = [
+        reptest::impls::one("reference").unwrap(),
+        reptest::impls::one("reference").unwrap(),
+    ];
+    let events = Events::default();
+    let run = reptest::runner::run_observed(&corpus, &implementations, &events);
+    assert_eq!(
+        *events.started.lock().unwrap(),
+        vec![
+            (0, 2, "reference".to_string(), queries),
+            (1, 2, "reference".to_string(), queries)
+        ]
+    );
+    assert_eq!(
+        events.answered.load(std::sync::atomic::Ordering::Relaxed),
+        2 * queries
+    );
+    assert_eq!(run.elapsed.len(), 2);
+}

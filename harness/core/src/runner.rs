@@ -211,11 +211,6 @@ pub trait RunObserver: Sync {
     fn answered(&self, queries: usize) {
         let _ = queries;
     }
-
-    /// Implementation `index` answered its last query, `elapsed` after it started.
-    fn finished(&self, index: usize, elapsed: Duration) {
-        let _ = (index, elapsed);
-    }
 }
 
 /// Observes nothing.
@@ -227,8 +222,9 @@ pub fn run(corpus: &Corpus, implementations: &[Box<dyn Implementation>]) -> Run 
     run_observed(corpus, implementations, &())
 }
 
-/// [`run`], telling `observer` when each implementation starts and finishes and how many
-/// queries each case answered (from worker threads).
+/// [`run`], telling `observer` when each implementation starts and how many queries each
+/// case answered (from worker threads). Each implementation's wall time is in the
+/// [`Run`] ([`Run::elapsed`]).
 pub fn run_observed(
     corpus: &Corpus,
     implementations: &[Box<dyn Implementation>],
@@ -250,7 +246,6 @@ pub fn run_observed(
             })
             .collect();
         let elapsed = started.elapsed();
-        observer.finished(index, elapsed);
         let (outcomes, times): (Vec<Vec<Outcome>>, Vec<(String, Duration)>) =
             answered.into_iter().unzip();
         (
