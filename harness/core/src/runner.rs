@@ -198,28 +198,50 @@ impl Run {
     }
 }
 
+/// What a run reports as it goes ([`run_observed`]), e.g. to drive a progress bar. Every
+/// method has an empty default.
+pub trait RunObserver: Sync {
+    /// Implementation `index` (0-based) of `count`, named `name`, starts on `queries`
+    /// queries.
+    fn started(&self, index: usize, count: usize, name: &str, queries: usize) {
+        let _ = (index, count, name, queries);
+    }
+
+    /// `queries` more queries were answered (one case's; called from worker threads).
+    fn answered(&self, queries: usize) {
+        let _ = queries;
+    }
+}
+
+/// Observes nothing.
+impl RunObserver for () {}
+
 /// Evaluates every case of `corpus` with every implementation: one implementation after
 /// another, its cases in parallel (rayon), so each implementation's wall time is its own.
 pub fn run(corpus: &Corpus, implementations: &[Box<dyn Implementation>]) -> Run {
-    run_with_progress(corpus, implementations, &|_| {})
+    run_observed(corpus, implementations, &())
 }
 
-/// [`run`], calling `progress` with the number of queries of each case as it is
-/// answered (from worker threads), e.g. to drive a progress bar.
-pub fn run_with_progress(
+/// [`run`], telling `observer` when each implementation starts and how many queries each
+/// case answered (from worker threads). Each implementation's wall time is in the
+/// [`Run`] ([`Run::elapsed`]).
+pub fn run_observed(
     corpus: &Corpus,
     implementations: &[Box<dyn Implementation>],
-    progress: &(dyn Fn(usize) + Sync),
+    observer: &dyn RunObserver,
 ) -> Run {
     let cases = corpus.cases();
-    let run_one = |implementation: &dyn Implementation| {
+    let queries: usize = cases.iter().map(|case| case.queries.len()).sum();
+    let count = implementations.len();
+    let run_one = |index: usize, implementation: &dyn Implementation| {
+        observer.started(index, count, implementation.name(), queries);
         let started = Instant::now();
         let answered: Vec<(Vec<Outcome>, (String, Duration))> = cases
             .par_iter()
             .map(|case| {
                 let case_started = Instant::now();
                 let outcomes = evaluate_case(implementation, case);
-                progress(outcomes.len());
+                observer.answered(outcomes.len());
                 (outcomes, (case.id.clone(), case_started.elapsed()))
             })
             .collect();
@@ -240,9 +262,10 @@ pub fn run_with_progress(
         .build();
     let (outcomes, times): (Vec<_>, Vec<_>) = implementations
         .iter()
-        .map(|implementation| match &pool {
-            Ok(pool) => pool.install(|| run_one(implementation.as_ref())),
-            Err(_) => run_one(implementation.as_ref()),
+        .enumerate()
+        .map(|(index, implementation)| match &pool {
+            Ok(pool) => pool.install(|| run_one(index, implementation.as_ref())),
+            Err(_) => run_one(index, implementation.as_ref()),
         })
         .unzip();
     let (elapsed, case_elapsed) = times.into_iter().unzip();

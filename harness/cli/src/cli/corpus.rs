@@ -18,6 +18,12 @@ pub enum Command {
         /// name one)}.
         #[arg(long)]
         json: bool,
+        /// Rewrite the generated figures of FILE (the repository's README.md): the
+        /// corpus's counts and the reference's pass rates, each between
+        /// `<!-- NAME:begin -->` and `<!-- NAME:end -->` lines (corpus-figures,
+        /// reference-figures). A test fails when the committed ones are stale.
+        #[arg(long, value_name = "FILE", conflicts_with = "json")]
+        readme: Option<std::path::PathBuf>,
     },
     /// Validate every case file; print every problem with file, line and case id.
     Check {
@@ -61,7 +67,12 @@ pub enum Command {
 
 pub fn run(command: Command) -> Outcome {
     match command {
-        Command::Stats { corpus, json } => {
+        Command::Stats {
+            corpus,
+            readme: Some(file),
+            ..
+        } => readme(&corpus.load()?, &file),
+        Command::Stats { corpus, json, .. } => {
             let stats = corpus.load()?.stats();
             if json {
                 outln!(
@@ -111,6 +122,21 @@ pub fn run(command: Command) -> Outcome {
             format,
         } => export(&corpus.load()?, &out, &format),
     }
+}
+
+/// `reptest corpus stats --readme FILE`: rewrites FILE's generated figures in place.
+fn readme(corpus: &Corpus, file: &std::path::Path) -> Outcome {
+    let name = file.display();
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let blocks = super::figures::blocks(corpus)?;
+    let new = super::figures::rewrite(&text, &blocks).map_err(|e| format!("{name}: {e}"))?;
+    if new == text {
+        outln!("{name}: the figures are current");
+    } else {
+        reptest::atomic::write(file, new.as_bytes())?;
+        outln!("{name}: figures rewritten");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `reptest corpus export`: the manifest and the queries, written together (atomically).

@@ -6,6 +6,7 @@ pub mod out;
 mod check;
 mod corpus;
 mod eval;
+mod figures;
 mod fuzz;
 mod gate;
 mod google_choices;
@@ -30,35 +31,32 @@ pub type Outcome = Result<ExitCode, String>;
 /// Exclusion Protocol (robots.txt).
 ///
 /// Exit codes: 0 success, 1 a check failed (a query did not pass), 2 a usage, input or
-/// corpus error or an output that cannot be written, 130 / 143 interrupted by SIGINT /
-/// SIGTERM (adapters are stopped first), 141 standard output closed by its reader.
+/// corpus error or an output that cannot be written, 130 / 143 / 129 interrupted by
+/// SIGINT / SIGTERM / SIGHUP (adapters are stopped first), 141 standard output closed by
+/// its reader.
 #[derive(Parser)]
 #[command(name = "reptest", version, propagate_version = true)]
 #[command(
-    after_help = "Examples:\n  reptest run                      run the corpus through the reference matcher\n  reptest check --robots robots.txt --agent examplebot --url https://example.com/private\n  reptest corpus stats --json      coverage of the RFC requirement index\n  echo '{\"robots\":\"User-agent: *\\nDisallow: /\",\"agent\":\"a\",\"url\":\"/x\"}' | reptest eval"
+    after_help = "Examples:\n  reptest run                      run the corpus through every available implementation\n  reptest check --robots robots.txt --agent examplebot --url https://example.com/private\n  reptest corpus stats --json      coverage of the RFC requirement index\n  echo '{\"robots\":\"User-agent: *\\nDisallow: /\",\"agent\":\"a\",\"url\":\"/x\"}' | reptest eval"
 )]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+/// The subcommands. Those whose arguments have a doc comment of their own take their
+/// help from it (a doc comment here would hide it: clap applies the variant's last).
 #[derive(Subcommand)]
 enum Command {
-    /// Check one URL against one robots.txt and explain the verdict.
     Check(check::Args),
-    /// Answer JSON-lines requests on stdin with one JSON line each on stdout.
     Eval(eval::Args),
-    /// Inspect the case corpus: coverage statistics, validation, one case.
+    /// Inspect the case corpus: coverage statistics, validation, one case, the export for
+    /// other languages' tests, the fuzzing write-ups.
     #[command(subcommand)]
     Corpus(corpus::Command),
-    /// Run the corpus through implementations and print pass rates and failures.
     Run(run::Args),
-    /// List the implementations reptest knows and whether each is available.
     Impls(impls::Args),
-    /// Serve an implementation as an external adapter (protocol v1 on stdin/stdout).
     Serve(serve::Args),
-    /// Differential fuzzing: generated inputs through implementations, divergences by
-    /// signature.
     Fuzz(fuzz::Args),
     /// CI gate: compare one implementation with its recorded baseline; fail on
     /// regressions and on known failures that pass now (the ratchet).
@@ -168,15 +166,34 @@ impl CorpusArg {
     }
 }
 
-/// Runs `corpus` through `implementations` with a progress bar on stderr.
+/// Runs `corpus` through `implementations` with its progress on stderr when that is a
+/// terminal ([`progress`]).
 pub fn run_corpus(
     corpus: &reptest_corpus::Corpus,
     implementations: &[Box<dyn reptest::Implementation>],
 ) -> reptest::runner::Run {
-    let bar = progress::Progress::new(corpus.stats().queries * implementations.len());
-    let run = reptest::runner::run_with_progress(corpus, implementations, &|n| bar.tick(n));
-    bar.finish();
+    run_corpus_quiet(corpus, implementations, false)
+}
+
+/// [`run_corpus`], showing no progress when `quiet`.
+pub fn run_corpus_quiet(
+    corpus: &reptest_corpus::Corpus,
+    implementations: &[Box<dyn reptest::Implementation>],
+    quiet: bool,
+) -> reptest::runner::Run {
+    let progress = progress::RunProgress::new(quiet);
+    let run = reptest::runner::run_observed(corpus, implementations, &progress);
+    progress.finish();
     run
+}
+
+/// The `--quiet` option of the long-running subcommands.
+#[derive(clap::Args)]
+pub struct QuietArg {
+    /// Show no progress on stderr (it is shown only when stderr is a terminal: which
+    /// implementation is running, n of N, queries/s and the time left).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// The implementations `--impl` names (every available one when none or `all`).

@@ -48,13 +48,15 @@ pub struct Args {
     /// The folder to write into (created if missing; files in it are replaced).
     #[arg(long, value_name = "DIR", default_value = "reptest-report")]
     out: PathBuf,
+    #[command(flatten)]
+    quiet: super::QuietArg,
 }
 
 pub fn run(args: Args) -> Outcome {
     let corpus_dir = args.corpus.dir();
     let corpus = args.corpus.load()?;
     let implementations = super::selected(&args.implementations)?;
-    let run = super::run_corpus(&corpus, &implementations);
+    let run = super::run_corpus_quiet(&corpus, &implementations, args.quiet.quiet);
     let infos: Vec<_> = implementations.iter().map(|i| i.info().clone()).collect();
     let report = Report::build(&corpus, &corpus_dir, &run, &infos, &now_rfc3339());
 
@@ -122,9 +124,11 @@ pub fn run(args: Args) -> Outcome {
             .get("MUST")
             .map(|t| (t.pass, t.pass + t.fail + t.no_verdict));
         outln!(
-            "  {:<34} MUST {:<9} all levels {pass}/{judged}{}",
+            "  {:<34} MUST {:<9} all levels {:<9} {:>7.1} s{}",
             entry.name,
             must.map_or("-".into(), |(p, j)| format!("{p}/{j}")),
+            format!("{pass}/{judged}"),
+            entry.seconds,
             if Some(entry.name.as_str())
                 == reference.map(|r| report.implementations[r].name.as_str())
                 && pass < judged

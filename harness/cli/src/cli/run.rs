@@ -8,9 +8,14 @@ use reptest_corpus::{Corpus, Level, OutcomeWord, Profile};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Run every corpus query through implementations (default: every available one), print
-/// the pass rate per level (MUST / SHOULD / MAY), the speed, and the queries that did not
-/// pass.
+/// Run the corpus through implementations (default: every available one) and print pass
+/// rates, speed and failures.
+///
+/// Every corpus query goes to each implementation, one implementation after another; the
+/// summary gives the pass rate per level (MUST / SHOULD / MAY), the queries/s and wall
+/// time of each, its timeouts, crashes and slowest cases, and the queries that did not
+/// pass. On a terminal, stderr shows which implementation is running (n of N), its
+/// queries/s and the time left for it (--quiet: nothing).
 ///
 /// Exits 1 if an implementation named with --impl did not pass a query; with the default
 /// (every available implementation, also `--impl all`), only the reference counts, and the
@@ -37,6 +42,8 @@ pub struct Args {
     /// implementation with its outcome word.
     #[arg(long, value_name = "FILE")]
     matrix: Option<PathBuf>,
+    #[command(flatten)]
+    quiet: super::QuietArg,
 }
 
 pub fn run(args: Args) -> Outcome {
@@ -44,7 +51,7 @@ pub fn run(args: Args) -> Outcome {
     let explicit =
         !args.implementations.is_empty() && !args.implementations.iter().any(|name| name == "all");
     let implementations = super::selected(&args.implementations)?;
-    let run = super::run_corpus(&corpus, &implementations);
+    let run = super::run_corpus_quiet(&corpus, &implementations, args.quiet.quiet);
     // The implementations whose failures make the exit code 1.
     let gating: Vec<bool> = run
         .implementations
@@ -108,6 +115,13 @@ fn matrix(corpus: &Corpus, run: &Run, profile: Profile) -> String {
     out
 }
 
+/// The wall time implementation `i` took for the whole corpus, in seconds.
+fn seconds(run: &Run, i: usize) -> String {
+    run.elapsed
+        .get(i)
+        .map_or("-".into(), |t| format!("{:.1}", t.as_secs_f64()))
+}
+
 fn speed(run: &Run, i: usize) -> String {
     let qps = run.queries_per_second(i);
     if qps.is_finite() {
@@ -132,26 +146,28 @@ fn print(corpus: &Corpus, run: &Run, summaries: &[Summary], gating: &[bool], pro
         .unwrap_or(0)
         .max("implementation".len());
     outln!(
-        "{:<width$} {:<18} {:<18} {:<18} {:>11} {:>10} {:>9}",
+        "{:<width$} {:<18} {:<18} {:<18} {:>11} {:>10} {:>9} {:>7}",
         "implementation",
         "MUST",
         "SHOULD",
         "MAY",
         "unsupported",
         "no verdict",
-        "queries/s"
+        "queries/s",
+        "seconds"
     );
     for (i, s) in summaries.iter().enumerate() {
         let total = s.total();
         outln!(
-            "{:<width$} {:<18} {:<18} {:<18} {:>11} {:>10} {:>9}",
+            "{:<width$} {:<18} {:<18} {:<18} {:>11} {:>10} {:>9} {:>7}",
             s.name,
             cell(s.per_level.get(&Level::Must)),
             cell(s.per_level.get(&Level::Should)),
             cell(s.per_level.get(&Level::May)),
             total.unsupported,
             total.no_verdict,
-            speed(run, i)
+            speed(run, i),
+            seconds(run, i)
         );
     }
     print_faults(corpus, run);

@@ -2,7 +2,7 @@
 //! disagree; `reptest survey merge`: shards' partial results into the whole survey.
 
 use super::Outcome;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish};
 use reptest::fuzz::attribution;
 use reptest::impls;
 use reptest_survey::engine::{self, Observer, Options, Setup, Survey};
@@ -118,6 +118,8 @@ struct RunArgs {
     /// cannot: minimize when merging (`reptest survey merge --minimize`).
     #[arg(long)]
     minimize: bool,
+    #[command(flatten)]
+    quiet: super::QuietArg,
 }
 
 #[derive(clap::Args)]
@@ -226,6 +228,8 @@ fn run_survey(args: RunArgs) -> Outcome {
     if shard.is_some() && args.minimize {
         return Err("a sharded run cannot --minimize: minimize when merging (reptest survey merge --minimize)".into());
     }
+    let observer = Watch::new(args.quiet.quiet);
+    observer.say("loading the corpus and the implementations");
     let implementations = super::selected_for_bodies(&registry, &args.implementations)?;
     if implementations.is_empty() {
         return Err("no implementation is available (see `reptest impls`)".into());
@@ -234,6 +238,10 @@ fn run_survey(args: RunArgs) -> Outcome {
     let corpus = args.corpus.load()?;
     let chosen: Vec<&dyn reptest::Implementation> =
         implementations.iter().map(|i| i.as_ref()).collect();
+    observer.say(&format!(
+        "starting {} implementation(s), asking each the questions' examples",
+        chosen.len()
+    ));
     let attribution = attribution::probe(&attribution::probes_of(&corpus), &chosen);
     let setup = Setup {
         implementations: &chosen,
@@ -252,7 +260,7 @@ fn run_survey(args: RunArgs) -> Outcome {
         Some(_) => None,
         None => expected_files(&input, args.limit),
     };
-    let observer = Watch::new(total);
+    observer.count_files(total);
     let started = std::time::Instant::now();
     let mut survey =
         engine::survey(&input, &options, &setup, &observer).map_err(|e| e.to_string())?;
@@ -461,21 +469,50 @@ struct Watch {
 const WARNINGS_SHOWN: u64 = 10;
 
 impl Watch {
-    fn new(total: Option<u64>) -> Watch {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::stderr());
-            let template = match total {
-                Some(_) => "{elapsed:>4} [{bar:40}] {pos}/{len} files {per_sec}",
-                None => "{elapsed:>4} {spinner} {pos} files {per_sec}",
-            };
-            if let Ok(style) = ProgressStyle::with_template(template) {
-                bar.set_style(style.progress_chars("=> "));
+    /// Progress on stderr when it is a terminal and not `quiet`: a spinner while the
+    /// implementations start, then the files ([`Watch::count_files`]).
+    fn new(quiet: bool) -> Watch {
+        let shown = super::progress::wanted(std::io::stderr().is_terminal(), quiet);
+        let bar = shown.then(|| {
+            // Cleared when dropped, so an error exit leaves no bar above its message.
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+                .with_finish(ProgressFinish::AndClear);
+            if let Some(style) = super::progress::style("{elapsed:>4} {spinner} {msg}") {
+                bar.set_style(style);
             }
+            bar.enable_steady_tick(Duration::from_millis(250));
             bar
         });
         Watch {
             bar,
             skipped: AtomicU64::new(0),
+        }
+    }
+
+    /// Says what the survey is doing before it reads files (loading, and the attribution
+    /// probe, where an external adapter's process start is most of the time).
+    fn say(&self, doing: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(doing.to_string());
+        }
+    }
+
+    /// Counts the files surveyed from now on, of `total` when it is known.
+    fn count_files(&self, total: Option<u64>) {
+        let Some(bar) = &self.bar else {
+            return;
+        };
+        let template = match total {
+            Some(_) => "{elapsed:>4} [{bar:40}] {pos}/{len} files {rate} ETA {eta}",
+            None => "{elapsed:>4} {spinner} {pos} files {rate}",
+        };
+        if let Some(style) = super::progress::style(template) {
+            bar.set_style(style);
+        }
+        bar.reset();
+        match total {
+            Some(total) => bar.set_length(total),
+            None => bar.unset_length(),
         }
     }
 

@@ -1,0 +1,135 @@
+//! `reptest corpus stats --readme FILE`: the figures of README.md that change with the
+//! corpus (its counts, the reference's pass rates), written between markers so that
+//! they are regenerated, never edited by hand; a test fails when the committed ones are
+//! stale (`harness/cli/tests/readme.rs`).
+
+use reptest::score::{self, Tally};
+use reptest_corpus::{Corpus, Level, Profile};
+
+/// One generated block: its name (in the markers `<!-- NAME:begin -->` and
+/// `<!-- NAME:end -->`) and its content.
+pub struct Block {
+    name: &'static str,
+    content: String,
+}
+
+/// The corpus's counts: version, cases, queries per level, fetch-outcome queries,
+/// questions, undecided queries, uncovered requirement IDs.
+fn corpus_figures(corpus: &Corpus) -> Block {
+    let stats = corpus.stats();
+    let level = |l: Level| stats.per_level.get(&l).copied().unwrap_or(0);
+    let fetch = corpus.queries().filter(|(c, _)| c.fetch.is_some()).count();
+    let uncovered = match stats.uncovered.len() {
+        0 => "none".to_string(),
+        _ => stats.uncovered.join(", "),
+    };
+    let content = format!(
+        "| corpus | cases | queries | MUST | SHOULD | MAY | fetch-outcome queries | questions | undecided | uncovered requirement IDs |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n\
+         | {} | {} | {} | {} | {} | {} | {fetch} | {} | {} | {uncovered} |\n",
+        corpus.version().unwrap_or("unversioned"),
+        stats.cases,
+        stats.queries,
+        level(Level::Must),
+        level(Level::Should),
+        level(Level::May),
+        stats.questions,
+        stats.undecided,
+    );
+    Block {
+        name: "corpus-figures",
+        content,
+    }
+}
+
+/// `pass/judged rate%`, or `-` when nothing was judged.
+fn passed(tally: Option<&Tally>) -> String {
+    match tally {
+        Some(t) if t.judged() > 0 => format!("{}/{} {:.1}%", t.pass, t.judged(), t.pass_rate()),
+        _ => "-".into(),
+    }
+}
+
+/// The reference's row: its pass rate per level under `rfc9309` on this corpus.
+fn reference_figures(corpus: &Corpus) -> Result<Block, String> {
+    let reference = reptest::impls::one("reference").map_err(|e| e.to_string())?;
+    let run = reptest::runner::run(corpus, &[reference]);
+    let summaries = score::summarize(corpus, &run, Profile::Rfc9309);
+    let summary = summaries.first().ok_or("the reference did not run")?;
+    let content = format!(
+        "| implementation | corpus | MUST passed | SHOULD passed | MAY passed | no verdict |\n\
+         | --- | --- | --- | --- | --- | ---: |\n\
+         | `reference` | {} | {} | {} | {} | {} |\n",
+        corpus.version().unwrap_or("unversioned"),
+        passed(summary.per_level.get(&Level::Must)),
+        passed(summary.per_level.get(&Level::Should)),
+        passed(summary.per_level.get(&Level::May)),
+        summary.total().no_verdict,
+    );
+    Ok(Block {
+        name: "reference-figures",
+        content,
+    })
+}
+
+/// Every generated block of README.md for `corpus`.
+pub fn blocks(corpus: &Corpus) -> Result<Vec<Block>, String> {
+    Ok(vec![corpus_figures(corpus), reference_figures(corpus)?])
+}
+
+/// `text` with the content between each block's markers replaced by the block's; an
+/// error names a block whose markers are missing, repeated or out of order.
+pub fn rewrite(text: &str, blocks: &[Block]) -> Result<String, String> {
+    let mut text = text.to_string();
+    for block in blocks {
+        let begin = format!("<!-- {}:begin -->\n", block.name);
+        let end = format!("<!-- {}:end -->", block.name);
+        let (Some(start), Some(stop)) = (text.find(&begin), text.find(&end)) else {
+            return Err(format!(
+                "no `{}` and `{end}` lines: put them where the figures go",
+                begin.trim_end()
+            ));
+        };
+        if text.matches(&begin).count() > 1 || text.matches(&end).count() > 1 {
+            return Err(format!("the `{}` block appears twice", block.name));
+        }
+        let inside = start + begin.len();
+        if stop < inside {
+            return Err(format!("`{end}` comes before its begin marker"));
+        }
+        text.replace_range(inside..stop, &block.content);
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(content: &str) -> Block {
+        Block {
+            name: "x",
+            content: content.into(),
+        }
+    }
+
+    #[test]
+    fn replaces_what_is_between_the_markers_only() {
+        let text = "a\n<!-- x:begin -->\nold\nlines\n<!-- x:end -->\nb\n";
+        assert_eq!(
+            rewrite(text, &[block("new\n")]).unwrap(),
+            "a\n<!-- x:begin -->\nnew\n<!-- x:end -->\nb\n"
+        );
+    }
+
+    #[test]
+    fn missing_repeated_or_swapped_markers_are_errors() {
+        for text in [
+            "<!-- x:begin -->\n",
+            "<!-- x:begin -->\n<!-- x:end -->\n<!-- x:begin -->\n<!-- x:end -->",
+            "<!-- x:end -->\n<!-- x:begin -->\n",
+        ] {
+            assert!(rewrite(text, &[block("new\n")]).is_err(), "{text}");
+        }
+    }
+}
