@@ -95,6 +95,7 @@ pub mod breaker;
 pub mod engine;
 mod error;
 mod file;
+pub mod fingerprint;
 mod input;
 pub mod minimize;
 pub mod partial;
