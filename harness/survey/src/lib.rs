@@ -86,7 +86,8 @@
 //! catalogue and per new partition, in a [`Tally`] of additive counts; [`breaker`] skips
 //! an implementation that keeps timing out, counting what it was not asked. A [`Shard`] takes
 //! a stable slice of the files; [`partial`] writes one shard's result and merges the
-//! shards' results into exactly the whole survey; [`render`] writes `survey.json`,
+//! shards' results into exactly the whole survey, after checking that they are one
+//! survey's (the input's [`fingerprint`], the settings, checksums, counts); [`render`] writes `survey.json`,
 //! `README.md` and `survey.html`. `docs/survey.md` describes the outputs.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
