@@ -52,6 +52,9 @@ pub struct Header {
     pub decided_by: ImplEntry,
     /// The catalogue's questions (id and text), for the reports.
     pub questions: Vec<QuestionEntry>,
+    /// The checksum of the attribution ([`attribution_checksum`]): what the
+    /// implementations answered to the catalogue's probes, which attribution rests on.
+    pub attribution: String,
     /// The circuit breaker's settings ([`crate::breaker`]).
     #[serde(default)]
     pub breaker: breaker::Limits,
@@ -102,6 +105,13 @@ pub fn questions_of(corpus: &reptest_corpus::Corpus) -> Vec<QuestionEntry> {
             question: q.question.clone(),
         })
         .collect()
+}
+
+/// The checksum ([`crate::fingerprint::checksum`]) of `attribution`: of its debug text,
+/// which lists every question's features and what each implementation answered to each
+/// of its probes (vectors and ordered maps, so the same for the same answers).
+pub fn attribution_checksum(attribution: &Attribution) -> String {
+    crate::fingerprint::checksum(&format!("{attribution:?}"))
 }
 
 /// A survey's result, whole or one shard's.
@@ -218,6 +228,7 @@ pub fn survey_files(
             .collect(),
         decided_by: ImplEntry::of(setup.decider),
         questions: setup.questions.clone(),
+        attribution: attribution_checksum(setup.attribution),
         breaker: options.breaker,
         timeout: options.timeout,
         input: InputFingerprint::default(),

@@ -5,7 +5,8 @@
 //! fingerprints: the input's fingerprint (the same for every shard of one input,
 //! [`crate::fingerprint`]), the settings (seed, queries per file, `--limit`, the
 //! per-query timeout, the circuit breaker's settings), the implementations with their
-//! versions, the decided-by implementation and the question catalogue; and two
+//! versions, the decided-by implementation, the question catalogue and the checksum of
+//! the implementations' answers to its probes (attribution rests on them); and two
 //! [`Checksums`], of its settings and of its counts. [`merge`] refuses, naming the
 //! file(s) and what differs: another format version, a partial whose checksums do not
 //! match what it holds (edited by hand), counts no survey gives (a count larger than its
@@ -228,7 +229,7 @@ pub fn merge(partials: Vec<(String, Partial)>) -> Result<Survey, PartialError> {
 }
 
 /// What must be the same in every partial of one survey, each as (what, value).
-fn settings(h: &Header) -> [(&'static str, String); 9] {
+fn settings(h: &Header) -> [(&'static str, String); 10] {
     let list = h
         .implementations
         .iter()
@@ -262,6 +263,10 @@ fn settings(h: &Header) -> [(&'static str, String); 9] {
                 h.questions.len(),
                 checksum(&h.questions)
             ),
+        ),
+        (
+            "answers to the catalogue's probes (checksum)",
+            h.attribution.clone(),
         ),
     ]
 }

@@ -283,6 +283,11 @@ fn merge_refuses_edited_damaged_and_overflowing_partials() {
         "{err}"
     );
 
+    let mut probes = shards(2);
+    reseal(&mut probes[1].1, |s| s.header.attribution = "0".repeat(32));
+    let err = partial::merge(probes).unwrap_err().to_string();
+    assert!(err.contains("probes"), "{err}");
+
     let mut runs = shards(2);
     runs.push((
         "again.json".into(),

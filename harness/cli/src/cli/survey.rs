@@ -348,6 +348,12 @@ fn run_merge(args: MergeArgs) -> Outcome {
             );
         }
         let attribution = attribution::probe(&attribution::probes_of(&corpus), &chosen);
+        if engine::attribution_checksum(&attribution) != survey.header.attribution {
+            return Err(
+                "--minimize: the implementations here answer the catalogue's probes otherwise than in the partials (another corpus, or a probe that timed out)"
+                    .into(),
+            );
+        }
         minimize(&mut survey, &chosen, &attribution);
     }
     emit(&survey, args.out.as_deref(), args.json)

@@ -128,7 +128,13 @@ fn implementation(t: &Tally, i: usize, imp: &ImplTally) -> Checked {
         "files.surveyed",
         surveyed,
     )?;
-    at_most(at("breaker.opened"), b.opened, "the shards of a partial", 1)
+    if b.opened > 1 {
+        return Err(Bad {
+            field: at("breaker.opened")(),
+            detail: format!("= {}: a breaker opens at most once in a shard", b.opened),
+        });
+    }
+    Ok(())
 }
 
 fn pairwise(t: &Tally, i: usize, j: usize, pair: &PairTally) -> Checked {
