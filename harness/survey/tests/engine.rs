@@ -378,3 +378,46 @@ fn a_limit_applies_before_sharding() {
     let err = partial::merge(mixed).unwrap_err().to_string();
     assert!(err.contains("--limit"), "{err}");
 }
+
+/// Counts no survey gives are refused even with matching checksums, naming the count;
+/// the counts of a real survey pass.
+#[test]
+fn counts_no_survey_gives_are_refused() {
+    type Change = fn(&mut Survey);
+    let cases: [(&str, Change); 7] = [
+        ("files.surveyed + not_surveyed", |s| {
+            s.tally.files.surveyed += 1
+        }),
+        ("status.*.queries", |s| s.tally.queries += 1),
+        ("implementations[1].allowed", |s| {
+            let i = &mut s.tally.implementations[1];
+            i.allowed = i.verdicts + 1
+        }),
+        ("implementations[2].verdicts + missing.*", |s| {
+            s.tally.implementations[2].missing.error += 1
+        }),
+        ("pairwise[0][2]", |s| {
+            s.tally.pairwise[0][2].files_disagree = 0
+        }),
+        ("agreement.unanimous + split", |s| {
+            s.tally.agreement.split -= 1
+        }),
+        ("implementations[0].breaker.opened", |s| {
+            s.tally.implementations[0].breaker.opened = 2
+        }),
+    ];
+    let shard = Shard::new(0, 1).unwrap();
+    let real = Partial::new(shard, run(shard));
+    real.verify("whole.json").unwrap();
+    assert!(real.survey.tally.pairwise[0][2].files_disagree > 0);
+    assert!(real.survey.tally.agreement.split > 0);
+    for (field, change) in cases {
+        let mut partial = real.clone();
+        reseal(&mut partial, change);
+        let err = partial.verify("whole.json").unwrap_err();
+        assert!(
+            matches!(&err, PartialError::Inconsistent { field: f, .. } if f == field),
+            "{field}: {err}"
+        );
+    }
+}
