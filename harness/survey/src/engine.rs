@@ -33,7 +33,8 @@ use crate::tally::{Example, NewGroup, StatusRow, Tally, EXAMPLE_BODY_LIMIT};
 use crate::{derive, AccessBranch, Cut, Error, Shard, StatusFamily, SurveyFile, SurveyQuery};
 
 /// The format version of partial results and of `survey.json`. Version 2 added the
-/// input's fingerprint, the per-query timeout and, to partials, their checksums.
+/// input's fingerprint and the per-query timeout, and to partials the checksum of the
+/// answers to the catalogue's probes and their own checksums.
 pub const FORMAT: u32 = 2;
 
 /// A survey's settings and what it ran: everything its results depend on besides the

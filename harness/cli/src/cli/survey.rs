@@ -70,8 +70,9 @@ enum Command {
     /// Merge the partial results of every shard (partial-I-of-N.json) into exactly what
     /// one unsharded run writes. The partials must be of one survey: the same input (by
     /// its fingerprint), seed, queries per file, --limit, --timeout, circuit breaker,
-    /// implementations and versions, shard count; every shard once, unedited (each
-    /// partial's checksums must match), with counts a survey gives.
+    /// implementations and versions, answers to the catalogue's probes, shard count;
+    /// every shard once, unedited (each partial's checksums must match), with counts a
+    /// survey gives.
     Merge(MergeArgs),
 }
 
