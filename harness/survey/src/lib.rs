@@ -112,6 +112,6 @@ pub use input::{open, Files, Format};
 pub use queries::{
     derive, SurveyQuery, COMMON_PATHS, CRAWLER_AGENTS, GENERIC_AGENTS, MAX_FILE_AGENTS, ORIGINS,
 };
-pub use shard::Shard;
+pub use shard::{Shard, ShardError};
 pub use status::{AccessBranch, StatusFamily};
 pub use tally::Tally;

@@ -118,7 +118,7 @@ impl Partial {
             file: name.to_string(),
             why,
         };
-        Shard::new(self.shard.index, self.shard.count).map_err(invalid)?;
+        Shard::new(self.shard.index, self.shard.count).map_err(|e| invalid(e.to_string()))?;
         let n = self.survey.header.implementations.len();
         let tally = &self.survey.tally;
         if tally.implementations.len() != n
