@@ -497,3 +497,112 @@ fn minimizing_after_the_merge_gives_the_unsharded_minimized_survey() {
         );
     }
 }
+
+/// Runs shards `0/2` and `1/2` of `input` with `extra` options into `dir`; returns the
+/// two partials' paths.
+fn two_shards(input: &str, dir: &Path, extra: [&[&str]; 2]) -> [String; 2] {
+    [0, 1].map(|i| {
+        let shard = format!("{i}/2");
+        let base = ["survey", "--input", input, "--impl", IMPLS];
+        let run = [
+            &base[..],
+            &["--shard", &shard, "--out", dir.to_str().unwrap()],
+        ];
+        ok(&[&run.concat()[..], extra[i]].concat());
+        dir.join(format!("partial-{i}-of-2.json"))
+            .display()
+            .to_string()
+    })
+}
+
+/// Rewrites the partial at `path` through the survey library, so that what it records
+/// about itself (its checksums) matches the change: only the merge's own checks can
+/// refuse it.
+fn rewrite(path: &str, to: &Path, change: impl FnOnce(&mut reptest_survey::engine::Survey)) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut partial = reptest_survey::partial::Partial::parse(&text, path).unwrap();
+    change(&mut partial.survey);
+    let partial = reptest_survey::partial::Partial::new(partial.shard, partial.survey);
+    std::fs::write(to, serde_json::to_string_pretty(&partial).unwrap()).unwrap();
+}
+
+/// `survey merge` checks what it merges (issue 19): partials of another input, counts
+/// edited by hand, counts larger than their totals or whose sum overflows, an older
+/// format and other timeouts are refused, naming the file and what differs.
+#[test]
+fn merge_refuses_partials_that_are_not_one_surveys() {
+    let root = tempfile::tempdir().unwrap();
+    let input = handmade_dir(root.path());
+    let parts = root.path().join("parts");
+    let [p0, p1] = two_shards(&input, &parts, [&[], &[]]);
+    ok(&["survey", "merge", &p0, &p1]);
+    let bad = |name: &str| root.path().join(name).display().to_string();
+
+    // Another input: one file differs (its shard is still 1/2 of 2, same settings).
+    let other = root.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    for (host, body) in BODIES {
+        std::fs::write(other.join(host), body).unwrap();
+    }
+    std::fs::write(other.join("d.example"), "User-agent: *\nDisallow: /d\n").unwrap();
+    let [_, q1] = two_shards(other.to_str().unwrap(), &root.path().join("q"), [&[], &[]]);
+    let err = fails(&["survey", "merge", &p0, &q1]);
+    assert!(err.contains("input") && err.contains(&q1), "{err}");
+
+    // files.read edited by hand.
+    let text = std::fs::read_to_string(&p1).unwrap();
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    let read = n(&value["tally"]["files"]["read"]);
+    value["tally"]["files"]["read"] = (read + 1).into();
+    let edited = bad("edited.json");
+    std::fs::write(&edited, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+    let err = fails(&["survey", "merge", &p0, &edited]);
+    assert!(
+        err.contains("edited.json") && err.contains("checksum"),
+        "{err}"
+    );
+
+    // A count larger than its total (today: "agreement 16666733.9 %").
+    let huge = bad("huge.json");
+    rewrite(&p1, Path::new(&huge), |s| {
+        s.tally.agreement.unanimous = 1_000_000_000
+    });
+    let err = fails(&["survey", "merge", &p0, &huge]);
+    assert!(
+        err.contains("huge.json") && err.contains("agreement.unanimous"),
+        "{err}"
+    );
+
+    // A sum that overflows (today: a wrap-around, or a panic in a debug build).
+    let max = bad("max.json");
+    rewrite(&p1, Path::new(&max), |s| s.tally.files.skipped = u64::MAX);
+    let one = bad("one.json");
+    rewrite(&p0, Path::new(&one), |s| s.tally.files.skipped = 1);
+    let err = fails(&["survey", "merge", &one, &max]);
+    assert!(
+        err.contains("files.skipped") && err.contains("overflow") && err.contains("max.json"),
+        "{err}"
+    );
+
+    // The same shard twice, under two names.
+    let copy = bad("copy.json");
+    std::fs::copy(&p0, &copy).unwrap();
+    let err = fails(&["survey", "merge", &p0, &copy, &p1]);
+    assert!(err.contains("twice") && err.contains("copy.json"), "{err}");
+
+    // Another per-query timeout.
+    let [_, t1] = two_shards(&input, &root.path().join("t"), [&[], &["--timeout", "2"]]);
+    let err = fails(&["survey", "merge", &p0, &t1]);
+    assert!(err.contains("--timeout"), "{err}");
+
+    // A partial of an older format is refused with a sentence saying what to do.
+    let mut old: Value = serde_json::from_str(&text).unwrap();
+    old["format"] = 1.into();
+    let old_path = bad("old.json");
+    std::fs::write(&old_path, serde_json::to_string_pretty(&old).unwrap()).unwrap();
+    let err = fails(&["survey", "merge", &p0, &old_path]);
+    assert!(
+        err.contains("old.json") && err.contains("format 1") && err.contains("again"),
+        "{err}"
+    );
+}

@@ -52,8 +52,8 @@ impl Default for Limits {
     }
 }
 
-/// Durations as whole milliseconds in the survey's JSON (`file_budget_ms`).
-mod millis {
+/// Durations as whole milliseconds in the survey's JSON (`file_budget_ms`, `timeout_ms`).
+pub(crate) mod millis {
     use serde::{Deserialize, Deserializer, Serializer};
     use std::time::Duration;
 

@@ -18,6 +18,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
 use rayon::prelude::*;
 use reptest_core::runner::evaluate;
@@ -27,11 +28,14 @@ use reptest_fuzz_diff::features::{features_with, BodyScan};
 use serde::{Deserialize, Serialize};
 
 use crate::breaker::{self, Answers, Breakers};
+use crate::fingerprint::{InputDigest, InputFingerprint};
 use crate::tally::{Example, NewGroup, StatusRow, Tally, EXAMPLE_BODY_LIMIT};
 use crate::{derive, AccessBranch, Cut, Error, Shard, StatusFamily, SurveyFile, SurveyQuery};
 
-/// The format version of partial results and of `survey.json`.
-pub const FORMAT: u32 = 1;
+/// The format version of partial results and of `survey.json`. Version 2 added the
+/// input's fingerprint and the per-query timeout, and to partials the checksum of the
+/// answers to the catalogue's probes and their own checksums.
+pub const FORMAT: u32 = 2;
 
 /// A survey's settings and what it ran: everything its results depend on besides the
 /// files. Partials merge only when their headers are equal.
@@ -49,9 +53,19 @@ pub struct Header {
     pub decided_by: ImplEntry,
     /// The catalogue's questions (id and text), for the reports.
     pub questions: Vec<QuestionEntry>,
+    /// The checksum of the attribution ([`attribution_checksum`]): what the
+    /// implementations answered to the catalogue's probes, which attribution rests on.
+    pub attribution: String,
     /// The circuit breaker's settings ([`crate::breaker`]).
     #[serde(default)]
     pub breaker: breaker::Limits,
+    /// The per-query timeout the implementations were given ([`Options::timeout`]; in
+    /// the JSON: `timeout_ms`).
+    #[serde(with = "breaker::millis", rename = "timeout_ms")]
+    pub timeout: Duration,
+    /// What was read: the same for every shard of one input
+    /// ([`crate::fingerprint`]).
+    pub input: InputFingerprint,
 }
 
 /// An implementation's name and version.
@@ -94,6 +108,13 @@ pub fn questions_of(corpus: &reptest_corpus::Corpus) -> Vec<QuestionEntry> {
         .collect()
 }
 
+/// The checksum ([`crate::fingerprint::checksum`]) of `attribution`: of its debug text,
+/// which lists every question's features and what each implementation answered to each
+/// of its probes (vectors and ordered maps, so the same for the same answers).
+pub fn attribution_checksum(attribution: &Attribution) -> String {
+    crate::fingerprint::checksum(&format!("{attribution:?}"))
+}
+
 /// A survey's result, whole or one shard's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Survey {
@@ -130,7 +151,13 @@ pub struct Options {
     pub limit: Option<u64>,
     /// The circuit breaker's settings.
     pub breaker: breaker::Limits,
+    /// The per-query timeout the implementations were built with: recorded in the
+    /// [`Header`], not applied here (the caller gives it to the implementations).
+    pub timeout: Duration,
 }
+
+/// [`Options::timeout`] by default: 1 s, `reptest survey --timeout`'s default.
+pub const TIMEOUT: Duration = Duration::from_secs(1);
 
 impl Default for Options {
     fn default() -> Options {
@@ -140,6 +167,7 @@ impl Default for Options {
             shard: Shard::WHOLE,
             limit: None,
             breaker: breaker::Limits::default(),
+            timeout: TIMEOUT,
         }
     }
 }
@@ -190,7 +218,7 @@ pub fn survey_files(
     setup: &Setup<'_>,
     observer: &dyn Observer,
 ) -> Result<Survey, Error> {
-    let header = Header {
+    let mut header = Header {
         seed: options.seed,
         queries_per_file: options.queries_per_file as u64,
         limit: options.limit,
@@ -201,7 +229,10 @@ pub fn survey_files(
             .collect(),
         decided_by: ImplEntry::of(setup.decider),
         questions: setup.questions.clone(),
+        attribution: attribution_checksum(setup.attribution),
         breaker: options.breaker,
+        timeout: options.timeout,
+        input: InputFingerprint::default(),
     };
     let n = setup.implementations.len();
     let decider_at = setup
@@ -227,6 +258,8 @@ pub fn survey_files(
     let fatal: Mutex<Option<Error>> = Mutex::new(None);
     let mut skipped = 0u64;
     let mut read = 0u64;
+    // Every entry read, before sharding: the same in every shard.
+    let mut digest = InputDigest::new();
     let mut files = files;
     let wanted = std::iter::from_fn(|| loop {
         if options.limit.is_some_and(|limit| read >= limit) {
@@ -235,6 +268,7 @@ pub fn survey_files(
         match files.next()? {
             Ok(file) => {
                 read += 1;
+                digest.file(&file, input);
                 if options.shard.holds(&file, input) {
                     return Some(file);
                 }
@@ -244,6 +278,7 @@ pub fn survey_files(
                 return None;
             }
             Err(err) => {
+                digest.skipped(err.location(), input);
                 observer.skipped(&err);
                 // Every shard reads every entry; the first counts the skipped ones.
                 if options.shard.index == 0 {
@@ -265,7 +300,8 @@ pub fn survey_files(
             .reduce(
                 || Tally::new(n),
                 |mut whole, part| {
-                    // Same implementation count by construction; tallies add in any order.
+                    // Same implementation count by construction, and no sum of per-file
+                    // counts reaches 2^64; tallies add in any order.
                     let _ = whole.merge(part);
                     whole
                 },
@@ -279,6 +315,7 @@ pub fn survey_files(
         return Err(err);
     }
     tally.files.skipped += skipped;
+    header.input = digest.finish();
     Ok(Survey { header, tally })
 }
 

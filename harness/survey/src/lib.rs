@@ -86,7 +86,8 @@
 //! catalogue and per new partition, in a [`Tally`] of additive counts; [`breaker`] skips
 //! an implementation that keeps timing out, counting what it was not asked. A [`Shard`] takes
 //! a stable slice of the files; [`partial`] writes one shard's result and merges the
-//! shards' results into exactly the whole survey; [`render`] writes `survey.json`,
+//! shards' results into exactly the whole survey, after checking that they are one
+//! survey's (the input's [`fingerprint`], the settings, checksums, counts); [`render`] writes `survey.json`,
 //! `README.md` and `survey.html`. `docs/survey.md` describes the outputs.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -95,6 +96,7 @@ pub mod breaker;
 pub mod engine;
 mod error;
 mod file;
+pub mod fingerprint;
 mod input;
 pub mod minimize;
 pub mod partial;
@@ -110,6 +112,6 @@ pub use input::{open, Files, Format};
 pub use queries::{
     derive, SurveyQuery, COMMON_PATHS, CRAWLER_AGENTS, GENERIC_AGENTS, MAX_FILE_AGENTS, ORIGINS,
 };
-pub use shard::Shard;
+pub use shard::{Shard, ShardError};
 pub use status::{AccessBranch, StatusFamily};
 pub use tally::Tally;

@@ -1,10 +1,27 @@
 //! Partial results: one shard's survey as JSON (`partial-I-of-N.json`), and their merge
 //! into exactly the survey of the whole input.
+//!
+//! A partial records everything its counts depend on besides its files, which it
+//! fingerprints: the input's fingerprint (the same for every shard of one input,
+//! [`crate::fingerprint`]), the settings (seed, queries per file, `--limit`, the
+//! per-query timeout, the circuit breaker's settings), the implementations with their
+//! versions, the decided-by implementation, the question catalogue and the checksum of
+//! the implementations' answers to its probes (attribution rests on them); and two
+//! [`Checksums`], of its settings and of its counts. [`merge`] refuses, naming the
+//! file(s) and what differs: another format version, a partial whose checksums do not
+//! match what it holds (edited by hand), counts no survey gives (a count larger than its
+//! total), partials of different inputs or settings, a shard twice, a sum that
+//! overflows, and missing shards.
+
+mod check;
+mod error;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Survey, FORMAT};
-use crate::tally::Tally;
+pub use error::PartialError;
+
+use crate::engine::{Header, Survey, FORMAT};
+use crate::fingerprint::checksum;
 use crate::Shard;
 
 /// What a partial file says it is, so another JSON file is refused clearly.
@@ -20,17 +37,39 @@ pub struct Partial {
     /// The shard surveyed.
     pub shard: Shard,
     /// The shard's survey: its settings (seed, queries per file, implementations with
-    /// their versions, ...) and its counts.
+    /// their versions, the input's fingerprint, ...) and its counts.
     #[serde(flatten)]
     pub survey: Survey,
+    /// The checksums of the above, taken when the partial was made.
+    pub checksum: Checksums,
+}
+
+/// A partial's checksums ([`crate::fingerprint::checksum`]): a partial whose content was
+/// changed after it was written does not match them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checksums {
+    /// Of its kind, format, shard and settings (the survey's [`Header`]).
+    pub settings: String,
+    /// Of its counts (the survey's [`crate::Tally`]).
+    pub tally: String,
+}
+
+impl Checksums {
+    fn of(kind: &str, format: u32, shard: Shard, survey: &Survey) -> Checksums {
+        Checksums {
+            settings: checksum(&(kind, format, shard, &survey.header)),
+            tally: checksum(&survey.tally),
+        }
+    }
 }
 
 impl Partial {
-    /// The partial of `survey`, the result of shard `shard`.
+    /// The partial of `survey`, the result of shard `shard`, with its checksums.
     pub fn new(shard: Shard, survey: Survey) -> Partial {
         Partial {
             kind: PARTIAL_KIND.to_string(),
             format: FORMAT,
+            checksum: Checksums::of(PARTIAL_KIND, FORMAT, shard, &survey),
             shard,
             survey,
         }
@@ -41,40 +80,98 @@ impl Partial {
         format!("partial-{}-of-{}.json", shard.index, shard.count)
     }
 
-    /// Reads a partial from its JSON text; `name` is the file's name in errors.
+    /// Reads a partial from its JSON text; `name` is the file's name in errors. Its
+    /// checksums and counts are checked by [`merge`] (see [`Partial::verify`]).
     ///
     /// # Errors
     ///
     /// When the text is not a partial of this format version.
-    pub fn parse(text: &str, name: &str) -> Result<Partial, String> {
+    pub fn parse(text: &str, name: &str) -> Result<Partial, PartialError> {
+        let file = || name.to_string();
         let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| format!("{name}: not JSON: {e}"))?;
+            serde_json::from_str(text).map_err(|error| PartialError::NotJson {
+                file: file(),
+                error,
+            })?;
         if value.get("kind").and_then(|k| k.as_str()) != Some(PARTIAL_KIND) {
-            return Err(format!(
-                "{name}: not a survey partial (no \"kind\": \"{PARTIAL_KIND}\"); partials are the partial-I-of-N.json files of `reptest survey --shard I/N`"
-            ));
+            return Err(PartialError::NotPartial { file: file() });
         }
         let format = value.get("format").and_then(|f| f.as_u64());
         if format != Some(u64::from(FORMAT)) {
-            return Err(format!(
-                "{name}: partial format {} is not {FORMAT}, the format this reptest reads; survey the shard again with this reptest",
-                format.map_or("missing".to_string(), |f| f.to_string())
-            ));
+            return Err(PartialError::Format {
+                file: file(),
+                found: format,
+            });
         }
-        let partial: Partial = serde_json::from_value(value)
-            .map_err(|e| format!("{name}: not a valid partial: {e}"))?;
-        Shard::new(partial.shard.index, partial.shard.count).map_err(|e| format!("{name}: {e}"))?;
-        let n = partial.survey.header.implementations.len();
-        let tally = &partial.survey.tally;
+        let partial: Partial =
+            serde_json::from_value(value).map_err(|e| PartialError::Invalid {
+                file: file(),
+                why: e.to_string(),
+            })?;
+        partial.shape(name)?;
+        Ok(partial)
+    }
+
+    /// Whether the partial's shard exists and its counts are of its implementations.
+    fn shape(&self, name: &str) -> Result<(), PartialError> {
+        let invalid = |why: String| PartialError::Invalid {
+            file: name.to_string(),
+            why,
+        };
+        Shard::new(self.shard.index, self.shard.count).map_err(|e| invalid(e.to_string()))?;
+        let n = self.survey.header.implementations.len();
+        let tally = &self.survey.tally;
         if tally.implementations.len() != n
             || tally.pairwise.len() != n
             || tally.pairwise.iter().any(|row| row.len() != n)
         {
-            return Err(format!(
-                "{name}: not a valid partial: its counts do not match its {n} implementation(s)"
-            ));
+            return Err(invalid(format!(
+                "its counts do not match its {n} implementation(s)"
+            )));
         }
-        Ok(partial)
+        Ok(())
+    }
+
+    /// Checks the partial (named `name` in errors) on its own: its kind and format, its
+    /// shape, that its checksums match what it holds, and that its counts are ones a
+    /// survey gives (none larger than its total).
+    ///
+    /// # Errors
+    ///
+    /// The first problem found.
+    pub fn verify(&self, name: &str) -> Result<(), PartialError> {
+        let file = || name.to_string();
+        if self.kind != PARTIAL_KIND {
+            return Err(PartialError::NotPartial { file: file() });
+        }
+        if self.format != FORMAT {
+            let found = Some(u64::from(self.format));
+            return Err(PartialError::Format {
+                file: file(),
+                found,
+            });
+        }
+        self.shape(name)?;
+        let computed = Checksums::of(&self.kind, self.format, self.shard, &self.survey);
+        let recorded = &self.checksum;
+        for (part, ours, theirs) in [
+            ("settings", &computed.settings, &recorded.settings),
+            ("counts", &computed.tally, &recorded.tally),
+        ] {
+            if ours != theirs {
+                return Err(PartialError::Edited {
+                    file: file(),
+                    part,
+                    recorded: theirs.clone(),
+                    computed: ours.clone(),
+                });
+            }
+        }
+        check::counts(&self.survey).map_err(|bad| PartialError::Inconsistent {
+            file: file(),
+            field: bad.field,
+            detail: bad.detail,
+        })
     }
 }
 
@@ -83,118 +180,112 @@ impl Partial {
 ///
 /// # Errors
 ///
-/// When the partials are not those of one survey: different seeds, queries per file,
-/// limits, implementations (names or versions), decided-by implementation, questions or
-/// shard counts; a shard given twice; or shards missing (named).
-pub fn merge(partials: Vec<(String, Partial)>) -> Result<Survey, String> {
+/// When a partial does not [`verify`](Partial::verify), or the partials are not those
+/// of one survey (another input, seed, queries per file, limit, timeout, circuit
+/// breaker, implementations or versions, decided-by implementation, questions or shard
+/// count), a shard is given twice, a sum of counts overflows, or shards are missing
+/// (named).
+pub fn merge(partials: Vec<(String, Partial)>) -> Result<Survey, PartialError> {
     let mut partials = partials.into_iter();
-    let Some((first_name, first)) = partials.next() else {
-        return Err("no partials given".into());
-    };
+    let (first_name, first) = partials.next().ok_or(PartialError::NoPartials)?;
+    first.verify(&first_name)?;
     let count = first.shard.count;
-    let mut seen = vec![None::<String>; count as usize];
-    seen[first.shard.index as usize] = Some(first_name.clone());
-    let header = first.survey.header;
-    let mut tally: Tally = first.survey.tally;
+    let mut seen: Vec<Option<(String, Checksums)>> = vec![None; count as usize];
+    seen[first.shard.index as usize] = Some((first_name.clone(), first.checksum));
+    let Survey { header, mut tally } = first.survey;
     for (name, partial) in partials {
-        let theirs = &partial.survey.header;
-        let differ = |what: &str, a: String, b: String| {
-            format!("{name} and {first_name} are not shards of one survey: {what} {b} vs {a}")
+        partial.verify(&name)?;
+        let differ = |what, ours: String, theirs: String| PartialError::Differ {
+            file: name.clone(),
+            first: first_name.clone(),
+            what,
+            theirs,
+            ours,
         };
         if partial.shard.count != count {
-            return Err(differ(
-                "shard count",
-                count.to_string(),
-                partial.shard.count.to_string(),
-            ));
+            let theirs = partial.shard.count.to_string();
+            return Err(differ("shard count", count.to_string(), theirs));
         }
-        if theirs.seed != header.seed {
-            return Err(differ(
-                "seed",
-                header.seed.to_string(),
-                theirs.seed.to_string(),
-            ));
-        }
-        if theirs.queries_per_file != header.queries_per_file {
-            return Err(differ(
-                "queries per file",
-                header.queries_per_file.to_string(),
-                theirs.queries_per_file.to_string(),
-            ));
-        }
-        if theirs.limit != header.limit {
-            return Err(differ(
-                "--limit",
-                format!("{:?}", header.limit),
-                format!("{:?}", theirs.limit),
-            ));
-        }
-        let list = |h: &crate::engine::Header| {
-            h.implementations
-                .iter()
-                .map(|i| format!("{} {}", i.name, i.version))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        if theirs.implementations != header.implementations {
-            return Err(differ("implementations", list(&header), list(theirs)));
-        }
-        if theirs.decided_by != header.decided_by {
-            return Err(differ(
-                "decided by",
-                format!("{:?}", header.decided_by),
-                format!("{:?}", theirs.decided_by),
-            ));
-        }
-        if theirs.questions != header.questions {
-            return Err(differ(
-                "question catalogue",
-                format!("{} questions", header.questions.len()),
-                format!("{} questions", theirs.questions.len()),
-            ));
-        }
-        if theirs.breaker != header.breaker {
-            let limits = |h: &crate::engine::Header| {
-                format!(
-                    "--file-budget {} s --trip-after {}",
-                    h.breaker.file_budget.as_secs_f64(),
-                    h.breaker.trip_after
-                )
-            };
-            return Err(differ("circuit breaker", limits(&header), limits(theirs)));
-        }
+        same_settings(&header, &partial.survey.header, differ)?;
         let slot = &mut seen[partial.shard.index as usize];
-        if let Some(other) = slot {
-            return Err(format!(
-                "shard {} is given twice: {other} and {name}",
-                partial.shard
-            ));
+        if let Some((other, checksums)) = slot {
+            return Err(PartialError::Twice {
+                shard: partial.shard,
+                first: other.clone(),
+                second: name,
+                identical: *checksums == partial.checksum,
+            });
         }
-        *slot = Some(name.clone());
+        *slot = Some((name.clone(), partial.checksum));
         tally
             .merge(partial.survey.tally)
-            .map_err(|e| format!("{name}: {e}"))?;
+            .map_err(|error| PartialError::Overflow { file: name, error })?;
     }
-    let missing: Vec<String> = seen
-        .iter()
-        .enumerate()
-        .filter(|(_, name)| name.is_none())
-        .map(|(i, _)| format!("{i}/{count}"))
-        .collect();
+    let missing: Vec<u32> = (0..count).filter(|&i| seen[i as usize].is_none()).collect();
     if !missing.is_empty() {
-        return Err(format!(
-            "{} of {count} shard(s) missing: {} (their files are {})",
-            missing.len(),
-            missing.join(", "),
-            missing
-                .iter()
-                .map(|s| {
-                    let (i, _) = s.split_once('/').unwrap_or((s, ""));
-                    format!("partial-{i}-of-{count}.json")
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        return Err(PartialError::Missing { count, missing });
     }
     Ok(Survey { header, tally })
+}
+
+/// What must be the same in every partial of one survey, each as (what, value).
+fn settings(h: &Header) -> [(&'static str, String); 10] {
+    let list = h
+        .implementations
+        .iter()
+        .map(|i| format!("{} {}", i.name, i.version))
+        .collect::<Vec<_>>()
+        .join(", ");
+    [
+        // A limit changes what is read, hence the input's fingerprint: it comes first.
+        ("--limit", h.limit.map_or("none".into(), |n| n.to_string())),
+        ("input", format!("({})", h.input)),
+        ("seed", h.seed.to_string()),
+        ("queries per file", h.queries_per_file.to_string()),
+        ("--timeout", format!("{} s", h.timeout.as_secs_f64())),
+        (
+            "circuit breaker",
+            format!(
+                "--file-budget {} s --trip-after {}",
+                h.breaker.file_budget.as_secs_f64(),
+                h.breaker.trip_after
+            ),
+        ),
+        ("implementations", list),
+        (
+            "decided by",
+            format!("{} {}", h.decided_by.name, h.decided_by.version),
+        ),
+        (
+            "question catalogue",
+            format!(
+                "({} questions, checksum {})",
+                h.questions.len(),
+                checksum(&h.questions)
+            ),
+        ),
+        (
+            "answers to the catalogue's probes (checksum)",
+            h.attribution.clone(),
+        ),
+    ]
+}
+
+/// Whether `theirs` has the settings of `ours`; else the first that differs, through
+/// `differ(what, ours, theirs)`.
+fn same_settings(
+    ours: &Header,
+    theirs: &Header,
+    differ: impl Fn(&'static str, String, String) -> PartialError,
+) -> Result<(), PartialError> {
+    for ((what, a), (_, b)) in settings(ours).into_iter().zip(settings(theirs)) {
+        if a != b {
+            return Err(differ(what, a, b));
+        }
+    }
+    if ours != theirs {
+        // A setting `settings` does not list (a field added without listing it).
+        return Err(differ("settings", checksum(ours), checksum(theirs)));
+    }
+    Ok(())
 }

@@ -41,18 +41,19 @@ impl Shard {
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// `index/count`, checked.
-    pub fn new(index: u32, count: u32) -> Result<Shard, String> {
+    ///
+    /// # Errors
+    ///
+    /// A count of 0 or above [`MAX_SHARDS`], or an index not below the count.
+    pub fn new(index: u32, count: u32) -> Result<Shard, ShardError> {
         if count == 0 {
-            return Err("the shard count must be at least 1".into());
+            return Err(ShardError::ZeroCount);
         }
         if count > MAX_SHARDS {
-            return Err(format!("at most {MAX_SHARDS} shards"));
+            return Err(ShardError::TooMany { count });
         }
         if index >= count {
-            return Err(format!(
-                "shard {index} of {count} does not exist: shards are numbered from 0 to {} (0-based)",
-                count - 1
-            ));
+            return Err(ShardError::NoSuchShard { index, count });
         }
         Ok(Shard { index, count })
     }
@@ -83,40 +84,136 @@ impl Shard {
     pub fn from_env(
         var: impl Fn(&str) -> Option<String>,
         count: Option<u32>,
-    ) -> Result<Option<Shard>, String> {
-        let number = |name: &str, value: String| {
+    ) -> Result<Option<Shard>, ShardError> {
+        let number = |name: &'static str, value: String| {
             value
                 .trim()
                 .parse::<u32>()
-                .map_err(|_| format!("{name}={value:?} is not a non-negative whole number"))
+                .map_err(|_| ShardError::NotNumber { name, value })
         };
-        if let Some(id) = var("SLURM_ARRAY_TASK_ID") {
-            let index = number("SLURM_ARRAY_TASK_ID", id)?;
-            let count = match (count, var("SLURM_ARRAY_TASK_COUNT")) {
+        let schedulers = [
+            ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT"),
+            ("JOB_COMPLETION_INDEX", SHARD_COUNT_VAR),
+        ];
+        for (index_var, count_var) in schedulers {
+            let Some(id) = var(index_var) else { continue };
+            let index = number(index_var, id)?;
+            let count = match (count, var(count_var)) {
                 (Some(count), _) => count,
-                (None, Some(n)) => number("SLURM_ARRAY_TASK_COUNT", n)?,
-                (None, None) => {
-                    return Err("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shard-count N".into())
-                }
+                (None, Some(n)) => number(count_var, n)?,
+                (None, None) => return Err(ShardError::NoCount { index_var }),
             };
             return Shard::new(index, count)
                 .map(Some)
-                .map_err(|e| format!("from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT: {e} (use an array numbered from 0, e.g. --array=0-3)"));
-        }
-        if let Some(id) = var("JOB_COMPLETION_INDEX") {
-            let index = number("JOB_COMPLETION_INDEX", id)?;
-            let count = match (count, var(SHARD_COUNT_VAR)) {
-                (Some(count), _) => count,
-                (None, Some(n)) => number(SHARD_COUNT_VAR, n)?,
-                (None, None) => {
-                    return Err(format!("JOB_COMPLETION_INDEX is set but the shard count is not: set {SHARD_COUNT_VAR} (the Job's completions) or give --shard-count N"))
-                }
-            };
-            return Shard::new(index, count)
-                .map(Some)
-                .map_err(|e| format!("from JOB_COMPLETION_INDEX/{SHARD_COUNT_VAR}: {e}"));
+                .map_err(|error| ShardError::FromEnv {
+                    index_var,
+                    count_var,
+                    error: Box::new(error),
+                });
         }
         Ok(None)
+    }
+}
+
+/// Why a shard was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ShardError {
+    /// A shard count of 0.
+    ZeroCount,
+    /// More than [`MAX_SHARDS`] shards.
+    TooMany {
+        /// The count asked for.
+        count: u32,
+    },
+    /// An index not below the count (shards are numbered from 0).
+    NoSuchShard {
+        /// The index.
+        index: u32,
+        /// The count.
+        count: u32,
+    },
+    /// `--shard` not written `I/N`.
+    Syntax {
+        /// What was given.
+        text: String,
+    },
+    /// `--shard I/N` with a shard that does not exist.
+    Option {
+        /// What was given.
+        text: String,
+        /// Why it does not exist.
+        error: Box<ShardError>,
+    },
+    /// A scheduler's variable that is not a number.
+    NotNumber {
+        /// The variable.
+        name: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// A scheduler's index variable set without a shard count.
+    NoCount {
+        /// The index variable (`SLURM_ARRAY_TASK_ID` or `JOB_COMPLETION_INDEX`).
+        index_var: &'static str,
+    },
+    /// A scheduler's variables naming a shard that does not exist.
+    FromEnv {
+        /// The index variable.
+        index_var: &'static str,
+        /// The count variable.
+        count_var: &'static str,
+        /// Why the shard does not exist.
+        error: Box<ShardError>,
+    },
+}
+
+impl fmt::Display for ShardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShardError::ZeroCount => f.write_str("the shard count must be at least 1"),
+            ShardError::TooMany { .. } => write!(f, "at most {MAX_SHARDS} shards"),
+            ShardError::NoSuchShard { index, count } => write!(
+                f,
+                "shard {index} of {count} does not exist: shards are numbered from 0 to {} (0-based)",
+                count - 1
+            ),
+            ShardError::Syntax { text } => write!(
+                f,
+                "--shard {text:?}: expected I/N with 0 <= I < N, shards numbered from 0 (e.g. 0/4 ... 3/4)"
+            ),
+            ShardError::Option { text, error } => write!(f, "--shard {text}: {error}"),
+            ShardError::NotNumber { name, value } => {
+                write!(f, "{name}={value:?} is not a non-negative whole number")
+            }
+            ShardError::NoCount { index_var } if *index_var == "SLURM_ARRAY_TASK_ID" => f.write_str(
+                "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shard-count N",
+            ),
+            ShardError::NoCount { index_var } => write!(
+                f,
+                "{index_var} is set but the shard count is not: set {SHARD_COUNT_VAR} (the Job's completions) or give --shard-count N"
+            ),
+            ShardError::FromEnv {
+                index_var,
+                count_var,
+                error,
+            } => {
+                write!(f, "from {index_var}/{count_var}: {error}")?;
+                if *index_var == "SLURM_ARRAY_TASK_ID" {
+                    f.write_str(" (use an array numbered from 0, e.g. --array=0-3)")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ShardError {}
+
+/// For callers whose errors are messages (the command line's).
+impl From<ShardError> for String {
+    fn from(error: ShardError) -> String {
+        error.to_string()
     }
 }
 
@@ -145,16 +242,19 @@ impl fmt::Display for Shard {
 }
 
 impl FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
 
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let usage = || {
-            format!("--shard {text:?}: expected I/N with 0 <= I < N, shards numbered from 0 (e.g. 0/4 ... 3/4)")
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let usage = || ShardError::Syntax {
+            text: text.to_string(),
         };
         let (index, count) = text.split_once('/').ok_or_else(usage)?;
         let index = index.trim().parse().map_err(|_| usage())?;
         let count = count.trim().parse().map_err(|_| usage())?;
-        Shard::new(index, count).map_err(|e| format!("--shard {text}: {e}"))
+        Shard::new(index, count).map_err(|error| ShardError::Option {
+            text: text.to_string(),
+            error: Box::new(error),
+        })
     }
 }
 
@@ -204,11 +304,12 @@ mod tests {
     #[test]
     fn bad_shards_are_refused_clearly() {
         for bad in ["", "1", "a/b", "3/3", "0/0", "-1/2", "1/2/3"] {
-            let err = bad.parse::<Shard>().unwrap_err();
+            let err = bad.parse::<Shard>().unwrap_err().to_string();
             assert!(err.contains("--shard"), "{bad}: {err}");
         }
         let env = |name: &str| (name == "SLURM_ARRAY_TASK_ID").then(|| "4".to_string());
-        assert!(Shard::from_env(env, Some(4)).unwrap_err().contains("0-3"));
+        let err = Shard::from_env(env, Some(4)).unwrap_err().to_string();
+        assert!(err.contains("0-3"), "{err}");
         let env = |name: &str| (name == "SLURM_ARRAY_TASK_ID").then(|| "x".to_string());
         assert!(Shard::from_env(env, Some(4)).is_err());
     }

@@ -7,6 +7,7 @@
 //! by [`ExampleKey`] among those merged, so merging is exact in any order.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
@@ -97,14 +98,6 @@ pub struct BreakerTally {
     pub opened: u64,
 }
 
-impl BreakerTally {
-    fn add(&mut self, other: &BreakerTally) {
-        self.files_tripped += other.files_tripped;
-        self.files_skipped += other.files_skipped;
-        self.opened += other.opened;
-    }
-}
-
 /// Answers without a verdict, by kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Missing {
@@ -124,15 +117,9 @@ pub struct Missing {
 impl Missing {
     /// Every answer without a verdict.
     pub fn total(&self) -> u64 {
-        self.error + self.timeout + self.crash + self.unsupported + self.skipped
-    }
-
-    fn add(&mut self, other: &Missing) {
-        self.error += other.error;
-        self.timeout += other.timeout;
-        self.crash += other.crash;
-        self.unsupported += other.unsupported;
-        self.skipped += other.skipped;
+        [self.timeout, self.crash, self.unsupported, self.skipped]
+            .iter()
+            .fold(self.error, |sum, n| sum.saturating_add(*n))
     }
 }
 
@@ -149,15 +136,6 @@ pub struct Decided {
     pub files_disagree: u64,
 }
 
-impl Decided {
-    fn add(&mut self, other: &Decided) {
-        self.queries += other.queries;
-        self.queries_disagree += other.queries_disagree;
-        self.files += other.files;
-        self.files_disagree += other.files_disagree;
-    }
-}
-
 /// Two implementations compared.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PairTally {
@@ -169,15 +147,6 @@ pub struct PairTally {
     pub files: u64,
     /// Files with at least one query where their verdicts differ.
     pub files_disagree: u64,
-}
-
-impl PairTally {
-    fn add(&mut self, other: &PairTally) {
-        self.queries += other.queries;
-        self.queries_disagree += other.queries_disagree;
-        self.files += other.files;
-        self.files_disagree += other.files_disagree;
-    }
 }
 
 /// Whether the implementations agree, query by query.
@@ -322,81 +291,236 @@ impl Tally {
         }
     }
 
-    /// Adds `other`'s counts to these (both over the same implementations).
+    /// Adds `other`'s counts to these (both over the same implementations), each sum
+    /// checked.
     ///
     /// # Errors
     ///
-    /// When the two count different numbers of implementations.
-    pub fn merge(&mut self, other: Tally) -> Result<(), String> {
-        if self.implementations.len() != other.implementations.len()
-            || self.pairwise.len() != other.pairwise.len()
+    /// When the two count different numbers of implementations, or a sum does not fit in
+    /// 64 bits ([`TallyError::Overflow`], naming the count). `self` is then partly
+    /// merged: discard it.
+    pub fn merge(&mut self, other: Tally) -> Result<(), TallyError> {
+        let n = self.implementations.len();
+        if other.implementations.len() != n
+            || self.pairwise.len() != n
+            || other.pairwise.len() != n
+            || self
+                .pairwise
+                .iter()
+                .chain(&other.pairwise)
+                .any(|r| r.len() != n)
         {
-            return Err(format!(
-                "the tallies count {} and {} implementations",
-                self.implementations.len(),
-                other.implementations.len()
-            ));
+            return Err(TallyError::Shape {
+                ours: n,
+                theirs: other.implementations.len(),
+            });
         }
-        let f = &mut self.files;
-        let g = other.files;
-        f.read += g.read;
-        f.surveyed += g.surveyed;
-        f.not_surveyed += g.not_surveyed;
-        f.cut_at_limit += g.cut_at_limit;
-        f.cut_in_archive += g.cut_in_archive;
-        f.skipped += g.skipped;
-        self.queries += other.queries;
+        self.files.add(&other.files)?;
+        add(&mut self.queries, other.queries, || "queries".into())?;
         for (family, row) in other.status {
-            let mine = self.status.entry(family).or_default();
+            let mine = self.status.entry(family.clone()).or_default();
             mine.branch = row.branch;
-            mine.files += row.files;
-            mine.queries += row.queries;
+            let at = |what: &str| format!("status.{family}.{what}");
+            add(&mut mine.files, row.files, || at("files"))?;
+            add(&mut mine.queries, row.queries, || at("queries"))?;
         }
-        for (mine, theirs) in self.implementations.iter_mut().zip(&other.implementations) {
-            mine.asked += theirs.asked;
-            mine.verdicts += theirs.verdicts;
-            mine.allowed += theirs.allowed;
-            mine.missing.add(&theirs.missing);
-            mine.decided.add(&theirs.decided);
-            mine.breaker.add(&theirs.breaker);
+        let pairs = self.implementations.iter_mut().zip(&other.implementations);
+        for (i, (mine, theirs)) in pairs.enumerate() {
+            mine.add(theirs, i)?;
         }
-        for (mine, theirs) in self.pairwise.iter_mut().zip(&other.pairwise) {
-            if mine.len() != theirs.len() {
-                return Err("the pairwise matrices differ in size".into());
-            }
-            for (a, b) in mine.iter_mut().zip(theirs) {
-                a.add(b);
+        for (i, row) in self.pairwise.iter_mut().enumerate() {
+            for (j, cell) in row.iter_mut().enumerate() {
+                cell.add(&other.pairwise[i][j], i, j)?;
             }
         }
-        let a = &mut self.agreement;
-        a.compared += other.agreement.compared;
-        a.unanimous += other.agreement.unanimous;
-        a.split += other.agreement.split;
-        a.attributed += other.agreement.attributed;
+        self.agreement.add(&other.agreement)?;
         self.new_minimized = false;
         for (id, theirs) in other.per_question {
-            let mine = self.per_question.entry(id).or_default();
-            mine.queries += theirs.queries;
-            mine.files += theirs.files;
-            for (name, n) in theirs.minority {
-                *mine.minority.entry(name).or_default() += n;
-            }
+            let mine = self.per_question.entry(id.clone()).or_default();
+            mine.add(theirs, &id)?;
         }
         for (key, theirs) in other.new {
             match self.new.get_mut(&key) {
                 None => {
                     self.new.insert(key, theirs);
                 }
-                Some(mine) => {
-                    mine.queries += theirs.queries;
-                    mine.files += theirs.files;
-                    if theirs.example.key() < mine.example.key() {
-                        mine.example = theirs.example;
-                    }
-                    mine.minimized = None;
-                }
+                Some(mine) => mine.add(theirs, &key)?,
             }
         }
+        Ok(())
+    }
+}
+
+/// Why two tallies do not add up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TallyError {
+    /// The two count different numbers of implementations (or a pairwise matrix is not
+    /// square).
+    Shape {
+        /// Implementations in the tally merged into.
+        ours: usize,
+        /// Implementations in the tally merged.
+        theirs: usize,
+    },
+    /// A sum does not fit in 64 bits.
+    Overflow {
+        /// The count, as a path: `agreement.unanimous`, `implementations[1].asked`, ...
+        field: String,
+        /// The count merged into.
+        ours: u64,
+        /// The count added.
+        theirs: u64,
+    },
+}
+
+impl fmt::Display for TallyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TallyError::Shape { ours, theirs } => write!(
+                f,
+                "the counts are of {theirs} implementation(s), not {ours}"
+            ),
+            TallyError::Overflow {
+                field,
+                ours,
+                theirs,
+            } => write!(
+                f,
+                "{field}: {ours} + {theirs} overflows (more than 2^64 - 1)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TallyError {}
+
+/// `*total += more`, or the overflow of `field`.
+fn add(total: &mut u64, more: u64, field: impl FnOnce() -> String) -> Result<(), TallyError> {
+    *total = total
+        .checked_add(more)
+        .ok_or_else(|| TallyError::Overflow {
+            field: field(),
+            ours: *total,
+            theirs: more,
+        })?;
+    Ok(())
+}
+
+impl FileCounts {
+    fn add(&mut self, o: &FileCounts) -> Result<(), TallyError> {
+        let at = |what: &'static str| move || format!("files.{what}");
+        add(&mut self.read, o.read, at("read"))?;
+        add(&mut self.surveyed, o.surveyed, at("surveyed"))?;
+        add(&mut self.not_surveyed, o.not_surveyed, at("not_surveyed"))?;
+        add(&mut self.cut_at_limit, o.cut_at_limit, at("cut_at_limit"))?;
+        add(
+            &mut self.cut_in_archive,
+            o.cut_in_archive,
+            at("cut_in_archive"),
+        )?;
+        add(&mut self.skipped, o.skipped, at("skipped"))
+    }
+}
+
+impl ImplTally {
+    /// Adds the counts of implementation `i`.
+    fn add(&mut self, o: &ImplTally, i: usize) -> Result<(), TallyError> {
+        let at = |what: &'static str| move || format!("implementations[{i}].{what}");
+        add(&mut self.asked, o.asked, at("asked"))?;
+        add(&mut self.verdicts, o.verdicts, at("verdicts"))?;
+        add(&mut self.allowed, o.allowed, at("allowed"))?;
+        let (m, om) = (&mut self.missing, &o.missing);
+        add(&mut m.error, om.error, at("missing.error"))?;
+        add(&mut m.timeout, om.timeout, at("missing.timeout"))?;
+        add(&mut m.crash, om.crash, at("missing.crash"))?;
+        add(
+            &mut m.unsupported,
+            om.unsupported,
+            at("missing.unsupported"),
+        )?;
+        add(&mut m.skipped, om.skipped, at("missing.skipped"))?;
+        let (d, od) = (&mut self.decided, &o.decided);
+        add(&mut d.queries, od.queries, at("decided.queries"))?;
+        add(
+            &mut d.queries_disagree,
+            od.queries_disagree,
+            at("decided.queries_disagree"),
+        )?;
+        add(&mut d.files, od.files, at("decided.files"))?;
+        add(
+            &mut d.files_disagree,
+            od.files_disagree,
+            at("decided.files_disagree"),
+        )?;
+        let (b, ob) = (&mut self.breaker, &o.breaker);
+        add(
+            &mut b.files_tripped,
+            ob.files_tripped,
+            at("breaker.files_tripped"),
+        )?;
+        add(
+            &mut b.files_skipped,
+            ob.files_skipped,
+            at("breaker.files_skipped"),
+        )?;
+        add(&mut b.opened, ob.opened, at("breaker.opened"))
+    }
+}
+
+impl PairTally {
+    /// Adds the counts of the pair (`i`, `j`).
+    fn add(&mut self, o: &PairTally, i: usize, j: usize) -> Result<(), TallyError> {
+        let at = |what: &'static str| move || format!("pairwise[{i}][{j}].{what}");
+        add(&mut self.queries, o.queries, at("queries"))?;
+        add(
+            &mut self.queries_disagree,
+            o.queries_disagree,
+            at("queries_disagree"),
+        )?;
+        add(&mut self.files, o.files, at("files"))?;
+        add(
+            &mut self.files_disagree,
+            o.files_disagree,
+            at("files_disagree"),
+        )
+    }
+}
+
+impl Agreement {
+    fn add(&mut self, o: &Agreement) -> Result<(), TallyError> {
+        let at = |what: &'static str| move || format!("agreement.{what}");
+        add(&mut self.compared, o.compared, at("compared"))?;
+        add(&mut self.unanimous, o.unanimous, at("unanimous"))?;
+        add(&mut self.split, o.split, at("split"))?;
+        add(&mut self.attributed, o.attributed, at("attributed"))
+    }
+}
+
+impl QuestionTally {
+    /// Adds the counts of question `id`.
+    fn add(&mut self, o: QuestionTally, id: &str) -> Result<(), TallyError> {
+        let at = |what: &str| format!("per_question.{id}.{what}");
+        add(&mut self.queries, o.queries, || at("queries"))?;
+        add(&mut self.files, o.files, || at("files"))?;
+        for (name, n) in o.minority {
+            let field = || at(&format!("minority.{name}"));
+            add(self.minority.entry(name.clone()).or_default(), n, field)?;
+        }
+        Ok(())
+    }
+}
+
+impl NewGroup {
+    /// Adds the group `key` of another tally: counts add, the smaller example stays.
+    fn add(&mut self, o: NewGroup, key: &str) -> Result<(), TallyError> {
+        let at = |what: &str| format!("new[{key}].{what}");
+        add(&mut self.queries, o.queries, || at("queries"))?;
+        add(&mut self.files, o.files, || at("files"))?;
+        if o.example.key() < self.example.key() {
+            self.example = o.example;
+        }
+        self.minimized = None;
         Ok(())
     }
 }
@@ -460,5 +584,37 @@ mod tests {
         assert_eq!(forward.new["k"].example.host, "a.example");
         assert_eq!(forward.per_question["Q-x"].minority["b"], 3);
         assert!(forward.merge(Tally::new(3)).is_err());
+    }
+
+    /// A sum that does not fit in 64 bits is refused, naming its count (it used to wrap
+    /// around, or panic in a debug build).
+    #[test]
+    fn a_sum_that_overflows_is_refused_naming_its_count() {
+        type Set = fn(&mut Tally, u64);
+        let cases: [(&str, Set); 4] = [
+            ("agreement.unanimous", |t, n| t.agreement.unanimous = n),
+            ("files.read", |t, n| t.files.read = n),
+            ("implementations[1].missing.timeout", |t, n| {
+                t.implementations[1].missing.timeout = n
+            }),
+            ("per_question.Q-x.minority.b", |t, n| {
+                *t.per_question
+                    .get_mut("Q-x")
+                    .unwrap()
+                    .minority
+                    .get_mut("b")
+                    .unwrap() = n
+            }),
+        ];
+        for (field, set) in cases {
+            let (mut a, mut b) = (one("a.example"), one("b.example"));
+            set(&mut a, u64::MAX);
+            set(&mut b, 1);
+            let err = a.merge(b).unwrap_err().to_string();
+            assert!(
+                err.contains(field) && err.contains("overflow"),
+                "{field}: {err}"
+            );
+        }
     }
 }

@@ -5,7 +5,7 @@
 use reptest_core::{CaseInput, ImplInfo, ImplKind, Implementation, Outcome};
 use reptest_fuzz_diff::attribution::Attribution;
 use reptest_survey::engine::{survey_files, Options, Quiet, Setup, Survey};
-use reptest_survey::partial::{self, Partial};
+use reptest_survey::partial::{self, Partial, PartialError};
 use reptest_survey::{render, Shard, SurveyFile};
 
 /// Answers with the reference matcher, or always `allowed`, or `error` on every other
@@ -177,18 +177,133 @@ fn shards_merge_into_the_whole_survey() {
         render::markdown::render(&whole)
     );
 
-    let err = partial::merge(partials[1..].to_vec()).unwrap_err();
+    let err = partial::merge(partials[1..].to_vec())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("missing: 2/3"), "{err}");
     let mut twice = partials.clone();
     twice.push(partials[0].clone());
-    assert!(partial::merge(twice).unwrap_err().contains("twice"));
+    let err = partial::merge(twice).unwrap_err().to_string();
+    assert!(
+        err.contains("twice") && err.contains("the same partial"),
+        "{err}"
+    );
     let mut seeds = partials.clone();
-    seeds[0].1.survey.header.seed = 9;
-    assert!(partial::merge(seeds).unwrap_err().contains("seed"));
+    reseal(&mut seeds[0].1, |s| s.header.seed = 9);
+    assert!(partial::merge(seeds)
+        .unwrap_err()
+        .to_string()
+        .contains("seed"));
     let mut breakers = partials;
-    breakers[1].1.survey.header.breaker.trip_after = 0;
-    let refused = partial::merge(breakers).unwrap_err();
+    reseal(&mut breakers[1].1, |s| s.header.breaker.trip_after = 0);
+    let refused = partial::merge(breakers).unwrap_err().to_string();
     assert!(refused.contains("--trip-after 0"), "{refused}");
+}
+
+/// Changes `partial` and takes its checksums again, as if a survey had made it so.
+fn reseal(partial: &mut Partial, change: impl FnOnce(&mut Survey)) {
+    let mut survey = partial.survey.clone();
+    change(&mut survey);
+    *partial = Partial::new(partial.shard, survey);
+}
+
+fn shards(count: u32) -> Vec<(String, Partial)> {
+    (0..count)
+        .map(|i| {
+            let shard = Shard::new(i, count).unwrap();
+            (Partial::file_name(shard), Partial::new(shard, run(shard)))
+        })
+        .collect()
+}
+
+/// Every shard records the fingerprint of the whole input (what it read before
+/// sharding), the unsharded run too; another input has another.
+#[test]
+fn every_shard_records_the_fingerprint_of_the_whole_input() {
+    let whole = run(Shard::WHOLE).header.input;
+    assert_eq!(whole.entries, 10);
+    for (_, partial) in shards(3) {
+        assert_eq!(partial.survey.header.input, whole);
+    }
+    let options = Options::default();
+    let reference = Fake::new("reference", Kind::Reference);
+    let implementations: [&dyn Implementation; 1] = [&reference];
+    let attribution = Attribution::default();
+    let setup = Setup {
+        implementations: &implementations,
+        decider: &reference,
+        attribution: &attribution,
+        questions: Vec::new(),
+    };
+    let mut other = files();
+    other[3].body = b"User-agent: *\nDisallow: /d\n".to_vec();
+    let changed = survey_files(other.into_iter().map(Ok), "in", &options, &setup, &Quiet);
+    assert_ne!(changed.unwrap().header.input, whole);
+    assert_eq!(run_with(Shard::WHOLE, Some(5)).header.input.entries, 5);
+}
+
+/// What `merge` refuses in a partial, as typed errors naming the file and the count.
+#[test]
+fn merge_refuses_edited_damaged_and_overflowing_partials() {
+    let mut edited = shards(2);
+    edited[1].1.survey.tally.files.read += 1;
+    let err = partial::merge(edited).unwrap_err();
+    assert!(
+        matches!(&err, PartialError::Edited { file, part: "counts", .. } if file == "partial-1-of-2.json"),
+        "{err}"
+    );
+
+    let mut larger = shards(2);
+    reseal(&mut larger[0].1, |s| {
+        s.tally.agreement.unanimous = 1_000_000_000
+    });
+    let err = partial::merge(larger).unwrap_err();
+    assert!(
+        matches!(&err, PartialError::Inconsistent { field, .. } if field == "agreement.unanimous"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("partial-0-of-2.json"), "{err}");
+
+    let mut over = shards(2);
+    reseal(&mut over[0].1, |s| s.tally.files.skipped = u64::MAX);
+    reseal(&mut over[1].1, |s| s.tally.files.skipped = 1);
+    let err = partial::merge(over).unwrap_err().to_string();
+    assert!(
+        err.contains("partial-1-of-2.json")
+            && err.contains("files.skipped")
+            && err.contains("overflows"),
+        "{err}"
+    );
+
+    let mut inputs = shards(2);
+    reseal(&mut inputs[1].1, |s| s.header.input.entries += 1);
+    let err = partial::merge(inputs).unwrap_err();
+    assert!(
+        matches!(err, PartialError::Differ { what: "input", .. }),
+        "{err}"
+    );
+
+    let mut probes = shards(2);
+    reseal(&mut probes[1].1, |s| s.header.attribution = "0".repeat(32));
+    let err = partial::merge(probes).unwrap_err().to_string();
+    assert!(err.contains("probes"), "{err}");
+
+    let mut runs = shards(2);
+    runs.push((
+        "again.json".into(),
+        Partial::new(Shard::new(1, 2).unwrap(), run(Shard::WHOLE)),
+    ));
+    let err = partial::merge(runs).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            PartialError::Twice {
+                identical: false,
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -260,5 +375,49 @@ fn a_limit_applies_before_sharding() {
             ),
         ),
     ];
-    assert!(partial::merge(mixed).unwrap_err().contains("--limit"));
+    let err = partial::merge(mixed).unwrap_err().to_string();
+    assert!(err.contains("--limit"), "{err}");
+}
+
+/// Counts no survey gives are refused even with matching checksums, naming the count;
+/// the counts of a real survey pass.
+#[test]
+fn counts_no_survey_gives_are_refused() {
+    type Change = fn(&mut Survey);
+    let cases: [(&str, Change); 7] = [
+        ("files.surveyed + not_surveyed", |s| {
+            s.tally.files.surveyed += 1
+        }),
+        ("status.*.queries", |s| s.tally.queries += 1),
+        ("implementations[1].allowed", |s| {
+            let i = &mut s.tally.implementations[1];
+            i.allowed = i.verdicts + 1
+        }),
+        ("implementations[2].verdicts + missing.*", |s| {
+            s.tally.implementations[2].missing.error += 1
+        }),
+        ("pairwise[0][2]", |s| {
+            s.tally.pairwise[0][2].files_disagree = 0
+        }),
+        ("agreement.unanimous + split", |s| {
+            s.tally.agreement.split -= 1
+        }),
+        ("implementations[0].breaker.opened", |s| {
+            s.tally.implementations[0].breaker.opened = 2
+        }),
+    ];
+    let shard = Shard::new(0, 1).unwrap();
+    let real = Partial::new(shard, run(shard));
+    real.verify("whole.json").unwrap();
+    assert!(real.survey.tally.pairwise[0][2].files_disagree > 0);
+    assert!(real.survey.tally.agreement.split > 0);
+    for (field, change) in cases {
+        let mut partial = real.clone();
+        reseal(&mut partial, change);
+        let err = partial.verify("whole.json").unwrap_err();
+        assert!(
+            matches!(&err, PartialError::Inconsistent { field: f, .. } if f == field),
+            "{field}: {err}"
+        );
+    }
 }

@@ -68,8 +68,11 @@ pub struct Args {
 #[derive(clap::Subcommand)]
 enum Command {
     /// Merge the partial results of every shard (partial-I-of-N.json) into exactly what
-    /// one unsharded run writes. The partials must be of one survey: same seed, queries
-    /// per file, --limit, implementations and versions, shard count; every shard once.
+    /// one unsharded run writes. The partials must be of one survey: the same input (by
+    /// its fingerprint), seed, queries per file, --limit, --timeout, circuit breaker,
+    /// implementations and versions, answers to the catalogue's probes, shard count;
+    /// every shard once, unedited (each partial's checksums must match), with counts a
+    /// survey gives.
     Merge(MergeArgs),
 }
 
@@ -255,6 +258,7 @@ fn run_survey(args: RunArgs) -> Outcome {
         shard: shard.unwrap_or(Shard::WHOLE),
         limit: args.limit,
         breaker,
+        timeout,
     };
     let total = match shard {
         Some(_) => None,
@@ -317,9 +321,10 @@ fn run_merge(args: MergeArgs) -> Outcome {
     for path in &args.partials {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-        partials.push((name.clone(), Partial::parse(&text, &name)?));
+        let partial = Partial::parse(&text, &name).map_err(|e| e.to_string())?;
+        partials.push((name, partial));
     }
-    let mut survey = partial::merge(partials)?;
+    let mut survey = partial::merge(partials).map_err(|e| e.to_string())?;
     if args.minimize && !survey.header.implementations.is_empty() {
         let timeout = positive("--timeout", args.timeout)?;
         let registry = registry(timeout);
@@ -352,6 +357,12 @@ fn run_merge(args: MergeArgs) -> Outcome {
             );
         }
         let attribution = attribution::probe(&attribution::probes_of(&corpus), &chosen);
+        if engine::attribution_checksum(&attribution) != survey.header.attribution {
+            return Err(
+                "--minimize: the implementations here answer the catalogue's probes otherwise than in the partials (another corpus, or a probe that timed out)"
+                    .into(),
+            );
+        }
         minimize(&mut survey, &chosen, &attribution);
     }
     emit(&survey, args.out.as_deref(), args.json)

@@ -1,7 +1,8 @@
 //! `survey.json`: the counts of the survey with the shares computed from them.
 //!
-//! Top-level keys: `format`, `seed`, `queries_per_file`, `limit`, `breaker` (the circuit
-//! breaker's `file_budget_ms` and `trip_after`), `decided_by`,
+//! Top-level keys: `format`, `seed`, `queries_per_file`, `limit`, `timeout_ms` (the
+//! per-query timeout), `breaker` (the circuit breaker's `file_budget_ms` and
+//! `trip_after`), `input` (the input's fingerprint: `entries` and `xxh3`), `decided_by`,
 //! `decided_means`, `implementations` (name, version and answers of each, missing ones
 //! by kind, what the breaker did, and its disagreement with the decided verdict), `files`, `queries`, `status` (the status
 //! table), `agreement`, `pairwise` (matrices indexed like `implementations`),
@@ -14,6 +15,7 @@ use serde::Serialize;
 use super::{share, AGREEMENT_MEANS, DECIDED_MEANS};
 use crate::breaker::Limits;
 use crate::engine::{ImplEntry, Survey, FORMAT};
+use crate::fingerprint::InputFingerprint;
 use crate::tally::{Agreement, BreakerTally, Decided, FileCounts, Missing, NewGroup, PairTally};
 use crate::{AccessBranch, StatusFamily};
 
@@ -31,7 +33,9 @@ struct View<'a> {
     seed: u64,
     queries_per_file: u64,
     limit: Option<u64>,
+    timeout_ms: u64,
     breaker: &'a Limits,
+    input: &'a InputFingerprint,
     decided_by: &'a ImplEntry,
     decided_means: &'static str,
     implementations: Vec<Impl<'a>>,
@@ -137,7 +141,9 @@ impl<'a> View<'a> {
             seed: header.seed,
             queries_per_file: header.queries_per_file,
             limit: header.limit,
+            timeout_ms: u64::try_from(header.timeout.as_millis()).unwrap_or(u64::MAX),
             breaker: &header.breaker,
+            input: &header.input,
             decided_by: &header.decided_by,
             decided_means: DECIDED_MEANS,
             implementations: header
