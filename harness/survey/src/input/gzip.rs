@@ -10,9 +10,62 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
 
-use flate2::bufread::GzDecoder;
+use flate2::bufread::{GzDecoder, MultiGzDecoder};
 
 use crate::input::counting::Counting;
+
+/// A gzip stream that does not decompress: carried inside the [`io::Error`] the readers
+/// of this module return, so that [`crate::Error::io`] can say "not a gzip archive" (or
+/// truncated) and where, instead of passing on a decoder's bare message.
+#[derive(Debug)]
+pub(crate) struct GzError {
+    /// Compressed octets consumed when decompression failed.
+    pub(crate) offset: u64,
+    /// The decoder's message (flate2's own text, no octets of the input).
+    pub(crate) message: String,
+}
+
+impl std::fmt::Display for GzError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (at compressed octet {})", self.message, self.offset)
+    }
+}
+
+impl std::error::Error for GzError {}
+
+/// `err` from a gzip decoder that had consumed `offset` compressed octets, tagged as a
+/// [`GzError`] when it is the decoder's (bad data, early end), not the stream's.
+fn tagged(err: io::Error, offset: u64) -> io::Error {
+    match err.kind() {
+        io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
+            let message = err.to_string();
+            io::Error::new(err.kind(), GzError { offset, message })
+        }
+        _ => err,
+    }
+}
+
+/// flate2's `MultiGzDecoder` (members joined into one stream), its errors tagged with
+/// [`GzError`]: the decompressed stream of a `.tar.gz`.
+pub(crate) struct GzStream<R: BufRead> {
+    decoder: MultiGzDecoder<Counting<R>>,
+}
+
+impl<R: BufRead> GzStream<R> {
+    pub(crate) fn new(inner: R) -> GzStream<R> {
+        GzStream {
+            decoder: MultiGzDecoder::new(Counting::new(inner)),
+        }
+    }
+}
+
+impl<R: BufRead> Read for GzStream<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.decoder
+            .read(buf)
+            .map_err(|err| tagged(err, self.decoder.get_ref().position()))
+    }
+}
 
 /// Where one gzip member starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +132,9 @@ impl<R: BufRead> Read for GzMembers<R> {
                     self.state = State::Inside(GzDecoder::new(inner));
                 }
                 State::Inside(mut decoder) => {
-                    let n = decoder.read(buf)?;
+                    let n = decoder
+                        .read(buf)
+                        .map_err(|err| tagged(err, decoder.get_ref().position()))?;
                     if n > 0 {
                         self.produced += n as u64;
                         self.state = State::Inside(decoder);
