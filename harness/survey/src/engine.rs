@@ -155,6 +155,10 @@ pub trait Observer: Sync {
     fn skipped(&self, error: &Error) {
         let _ = error;
     }
+
+    /// One more file was read from the input, whether or not it is in the shard (a
+    /// shard's tally counts only its own files in `files.read`).
+    fn read(&self) {}
 }
 
 /// An [`Observer`] that ignores everything.
@@ -235,6 +239,7 @@ pub fn survey_files(
         match files.next()? {
             Ok(file) => {
                 read += 1;
+                observer.read();
                 if options.shard.holds(&file, input) {
                     return Some(file);
                 }
