@@ -267,12 +267,20 @@ fn hard_links_and_sparse_members_are_skipped_with_the_reason() {
     sparse.set_cksum();
     tar.extend(sparse.as_bytes());
     tar.extend([b's'; 512]);
+    // A sparse member whose map goes on in an extension block after its header.
+    let gnu = sparse.as_gnu_mut().unwrap();
+    gnu.isextended[0] = 1;
+    gnu.name[0] = b'e';
+    sparse.set_cksum();
+    tar.extend(sparse.as_bytes());
+    tar.extend([0; 512]);
+    tar.extend([b's'; 512]);
     tar.extend(member("d.example", b"d"));
     tar.extend(END);
     let items = tar_items(tar);
     assert_eq!(hosts(&items), ["a.example", "d.example"]);
     let errs = errors(&items);
-    assert_eq!(errs.len(), 2, "{errs:?}");
+    assert_eq!(errs.len(), 3, "{errs:?}");
     assert!(
         errs[0].starts_with("t.tar:b.example: skipped: a hard link to \"a.example\""),
         "{errs:?}"
@@ -284,6 +292,23 @@ fn hard_links_and_sparse_members_are_skipped_with_the_reason() {
     assert!(items
         .iter()
         .all(|i| i.as_ref().map_or_else(|e| !e.is_fatal(), |_| true)));
+    assert!(
+        errs[2].starts_with("t.tar:e.example: skipped: a GNU sparse member"),
+        "{errs:?}"
+    );
+    // Extension blocks without end are refused, not kept in memory.
+    let mut endless = sparse.as_bytes().to_vec();
+    let mut block = [0u8; 512];
+    block[504] = 1;
+    for _ in 0..1000 {
+        endless.extend(block);
+    }
+    let errs = errors(&tar_items(endless));
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].contains("more than 128 extension blocks"),
+        "{errs:?}"
+    );
 }
 
 #[test]

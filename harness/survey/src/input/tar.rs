@@ -71,29 +71,23 @@ impl TarFiles {
     }
 }
 
-/// Reads one block, or what is left of the stream when that is shorter.
-fn read_block(reader: &mut impl Read, into: &mut Vec<u8>) -> io::Result<usize> {
-    let before = into.len();
-    reader.take(BLOCK).read_to_end(into)?;
-    Ok(into.len() - before)
-}
-
 /// Reads the header blocks of the next member, with the data of its extension headers
 /// (at most [`EXTENSION_LIMIT`] octets each), up to and including the member's own
-/// header block, a zero block or the end of the stream, for the tar crate to parse.
+/// header block (and a sparse member's extension blocks), a zero block or the end of the
+/// stream, for the tar crate to parse.
 fn read_headers(reader: &mut Stream) -> Result<Vec<u8>, Kind> {
     let mut blocks = Vec::new();
     for _ in 0..=EXTENSIONS_PER_MEMBER {
         let start = blocks.len();
-        let n = read_block(reader, &mut blocks).map_err(Kind::Io)?;
-        if n == 0 {
+        if !read_header_block(reader, &mut blocks)? {
             break;
-        }
-        if n < BLOCK as usize {
-            return Err(Kind::Truncated("a member's header"));
         }
         let header = tar::Header::from_byte_slice(&blocks[start..]);
         let kind = header.entry_type();
+        if header.as_gnu().is_some_and(|gnu| gnu.is_extended()) && kind.is_gnu_sparse() {
+            read_sparse_blocks(reader, &mut blocks)?;
+            break;
+        }
         let extension =
             kind.is_gnu_longname() || kind.is_gnu_longlink() || kind.is_pax_local_extensions();
         // A size that does not parse is the tar crate's error to give.
@@ -117,6 +111,38 @@ fn read_headers(reader: &mut Stream) -> Result<Vec<u8>, Kind> {
         }
     }
     Ok(blocks)
+}
+
+/// Reads one header block onto `blocks`: `false` at the end of the stream, an error
+/// when the stream ends inside the block.
+fn read_header_block(reader: &mut Stream, blocks: &mut Vec<u8>) -> Result<bool, Kind> {
+    let before = blocks.len();
+    reader.take(BLOCK).read_to_end(blocks).map_err(Kind::Io)?;
+    match blocks.len() - before {
+        0 => Ok(false),
+        n if n < BLOCK as usize => Err(Kind::Truncated("a member's header")),
+        _ => Ok(true),
+    }
+}
+
+/// The most extension blocks of a GNU sparse member read (the tar crate keeps each one's
+/// map in memory): 128, 64 KiB.
+const SPARSE_BLOCKS_LIMIT: usize = 128;
+
+/// Reads the extension blocks that follow an extended GNU sparse header: each says
+/// whether another follows (its octet 504).
+fn read_sparse_blocks(reader: &mut Stream, blocks: &mut Vec<u8>) -> Result<(), Kind> {
+    for _ in 0..SPARSE_BLOCKS_LIMIT {
+        if !read_header_block(reader, blocks)? {
+            return Err(Kind::Truncated("a sparse member's extension blocks"));
+        }
+        if blocks[blocks.len() - 8] != 1 {
+            return Ok(());
+        }
+    }
+    Err(Kind::Refused(format!(
+        "a GNU sparse member with more than {SPARSE_BLOCKS_LIMIT} extension blocks"
+    )))
 }
 
 fn extension_name(kind: tar::EntryType) -> &'static str {
@@ -235,7 +261,9 @@ impl TarFiles {
             Err(kind) => return Err(at_start(kind)),
         };
         let location = format!("{}:{}", self.name, visible(&header.path));
-        if reader.position() - start != header.data_offset {
+        // A sparse member's data follows its extension blocks, which the tar crate read
+        // after it noted where the data starts.
+        if reader.position() - start != header.data_offset && !header.kind.is_gnu_sparse() {
             let what = "the tar reader is not at the member's data".to_owned();
             return Err(Error::new(
                 location,
