@@ -92,6 +92,14 @@ fn a_long_name_header_over_64_kib_is_refused_with_its_offset() {
     let items = tar_items(tar);
     assert_eq!(items.len(), 1);
     assert!(errors(&items)[0].contains("declaring 3221225472 octets"));
+    // A long name whose member is missing: the archive is cut.
+    let mut tar = header_block(b"././@LongLink", 5, b'L');
+    tar.extend([b'n'; 512]);
+    let errs = errors(&tar_items(tar));
+    assert!(
+        errs[0].contains("truncated: the input ends inside a member's header"),
+        "{errs:?}"
+    );
     // So is a PAX header; a long name under the limit is read.
     let mut tar = header_block(b"././@PaxHeader", 100_000, b'x');
     tar.extend(vec![b'p'; 100_352]);

@@ -80,6 +80,10 @@ fn read_headers(reader: &mut Stream) -> Result<Vec<u8>, Kind> {
     for _ in 0..=EXTENSIONS_PER_MEMBER {
         let start = blocks.len();
         if !read_header_block(reader, &mut blocks)? {
+            if start > 0 {
+                // Extension headers, then the end: their member is missing.
+                return Err(Kind::Truncated("a member's header"));
+            }
             break;
         }
         let header = tar::Header::from_byte_slice(&blocks[start..]);
@@ -158,13 +162,12 @@ fn extension_name(kind: tar::EntryType) -> &'static str {
 /// Reads the next entry's header; `Ok(None)` at the end of the archive.
 fn next_header(reader: &mut Stream) -> Result<Option<Header>, Kind> {
     let blocks = read_headers(reader)?;
+    // The blocks are in memory: every error is the tar crate's, about what they hold
+    // (its messages may quote header octets, hence the visible notation).
     let mut archive = tar::Archive::new(io::Cursor::new(blocks));
-    let not_tar = |err: io::Error| match err.kind() {
-        io::ErrorKind::Other => Kind::NotArchive {
-            format: "tar",
-            what: visible(err.to_string().as_bytes()),
-        },
-        _ => Kind::Io(err),
+    let not_tar = |err: io::Error| Kind::NotArchive {
+        format: "tar",
+        what: visible(err.to_string().as_bytes()),
     };
     let mut entries = archive.entries().map_err(not_tar)?;
     let Some(entry) = entries.next() else {
