@@ -162,12 +162,20 @@ fn extension_name(kind: tar::EntryType) -> &'static str {
 /// Reads the next entry's header; `Ok(None)` at the end of the archive.
 fn next_header(reader: &mut Stream) -> Result<Option<Header>, Kind> {
     let blocks = read_headers(reader)?;
-    // The blocks are in memory: every error is the tar crate's, about what they hold
-    // (its messages may quote header octets, hence the visible notation).
+    // The blocks are in memory: every error is the tar crate's, about what they hold.
+    // Its messages may quote the header's octets after a colon: only the part before
+    // one is kept ("numeric field was not a number", "archive header checksum mismatch").
     let mut archive = tar::Archive::new(io::Cursor::new(blocks));
-    let not_tar = |err: io::Error| Kind::NotArchive {
-        format: "tar",
-        what: visible(err.to_string().as_bytes()),
+    let not_tar = |err: io::Error| {
+        let message = err.to_string();
+        let reason = message.split(':').next().unwrap_or_default();
+        Kind::NotArchive {
+            format: "tar",
+            what: format!(
+                "a header that does not parse ({})",
+                visible(reason.as_bytes())
+            ),
+        }
     };
     let mut entries = archive.entries().map_err(not_tar)?;
     let Some(entry) = entries.next() else {
