@@ -14,6 +14,12 @@ use flate2::bufread::{GzDecoder, MultiGzDecoder};
 
 use crate::input::counting::Counting;
 
+/// The most octets a reader of [`GzMembers`] reads ahead of the offsets it asks
+/// [`GzMembers::member_of`] about (the buffer of the WARC reader): members that start
+/// further back are forgotten as new ones come, so memory stays bounded however many
+/// members a stream holds.
+pub(crate) const READ_AHEAD: usize = 1 << 16;
+
 /// A gzip stream that does not decompress: carried inside the [`io::Error`] the readers
 /// of this module return, so that [`crate::Error::io`] can say "not a gzip archive" (or
 /// truncated) and where, instead of passing on a decoder's bare message.
@@ -102,6 +108,25 @@ impl<R: BufRead> GzMembers<R> {
         }
     }
 
+    /// Notes a member that starts here: it replaces one that starts at the same
+    /// decompressed offset (an empty member, which [`GzMembers::member_of`] would never
+    /// give), and members that start more than [`READ_AHEAD`] octets back, but the last
+    /// of them, are forgotten.
+    fn push(&mut self, member: Member) {
+        if self
+            .members
+            .back()
+            .is_some_and(|last| last.decompressed == member.decompressed)
+        {
+            self.members.pop_back();
+        }
+        self.members.push_back(member);
+        let floor = self.produced.saturating_sub(READ_AHEAD as u64);
+        while self.members.len() > 1 && self.members[1].decompressed <= floor {
+            self.members.pop_front();
+        }
+    }
+
     /// The member that decompressed offset `offset` lies in, forgetting the members
     /// before it: offsets must be asked for in increasing order.
     pub(crate) fn member_of(&mut self, offset: u64) -> Option<Member> {
@@ -125,7 +150,7 @@ impl<R: BufRead> Read for GzMembers<R> {
                         self.state = State::Between(inner);
                         return Ok(0);
                     }
-                    self.members.push_back(Member {
+                    self.push(Member {
                         compressed: inner.position(),
                         decompressed: self.produced,
                     });
@@ -186,6 +211,27 @@ mod tests {
                 decompressed: 6
             })
         );
+    }
+
+    #[test]
+    fn members_kept_stay_few_however_many_the_stream_holds() {
+        // 70,000 one-octet members: all read, those over READ_AHEAD back forgotten.
+        let (empty, one) = (member(b""), member(b"x"));
+        let all = one.repeat(70_000);
+        let mut gz = GzMembers::new(&all[..]);
+        let mut out = Vec::new();
+        gz.read_to_end(&mut out).unwrap();
+        assert_eq!(out.len(), 70_000);
+        assert!(gz.members.len() <= READ_AHEAD + 2, "{}", gz.members.len());
+        // Empty members start where the next one does: the last one answers for all.
+        let (e, o) = (empty.len() as u64, one.len() as u64);
+        let both = [empty.repeat(1000), one.repeat(3), empty.repeat(1000)].concat();
+        let mut gz = GzMembers::new(&both[..]);
+        gz.read_to_end(&mut out).unwrap();
+        assert!(gz.members.len() <= 4, "{}", gz.members.len());
+        assert_eq!(gz.member_of(0).unwrap().compressed, 1000 * e);
+        assert_eq!(gz.member_of(2).unwrap().compressed, 1000 * e + 2 * o);
+        assert_eq!(gz.member_of(3).unwrap().compressed, 1999 * e + 3 * o);
     }
 
     #[test]

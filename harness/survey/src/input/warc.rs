@@ -53,7 +53,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use crate::error::{Error, Kind};
 use crate::file::{Cut, SurveyFile};
 use crate::input::counting::Counting;
-use crate::input::gzip::GzMembers;
+use crate::input::gzip::{GzMembers, READ_AHEAD};
 use crate::input::http;
 use crate::visible::visible;
 
@@ -106,7 +106,7 @@ impl WarcFiles {
     pub(crate) fn new(stream: Stream, gzipped: bool, name: &str) -> WarcFiles {
         let source = if gzipped {
             Source::Gz(Box::new(Counting::new(BufReader::with_capacity(
-                1 << 16,
+                READ_AHEAD,
                 GzMembers::new(stream),
             ))))
         } else {
