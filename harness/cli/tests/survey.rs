@@ -452,6 +452,87 @@ fn bad_usage_and_bad_inputs_exit_2_with_a_clear_error() {
 }
 
 #[test]
+fn an_empty_input_exits_2_for_every_format() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("empty");
+    std::fs::create_dir(&dir).unwrap();
+    let tar = root.path().join("empty.tar");
+    std::fs::write(&tar, [0u8; 10240]).unwrap();
+    let warc = root.path().join("empty.warc");
+    std::fs::write(&warc, b"").unwrap();
+    for input in [&dir, &tar, &warc] {
+        let input = input.to_str().unwrap();
+        let err = fails(&["survey", "--input", input, "--impl", "reference"]);
+        assert!(err.contains("empty input: "), "{input}: {err}");
+        assert!(err.contains("nothing to survey"), "{input}: {err}");
+    }
+}
+
+#[test]
+fn a_shard_says_how_many_files_it_read_and_how_many_are_its_own() {
+    let root = tempfile::tempdir().unwrap();
+    let input = handmade_dir(root.path());
+    let mut own = 0;
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let args = ["survey", "--input", &input, "--impl", "reference"];
+        let out = ok(&[&args[..], &["--shard", &shard, "--json"]].concat());
+        let err = String::from_utf8_lossy(&out.stderr);
+        let read = format!("{} file(s) read, ", BODIES.len());
+        assert!(err.contains(&read), "shard {shard}: {err}");
+        let tail = err.split(&read).nth(1).unwrap();
+        own += tail.split(' ').next().unwrap().parse::<usize>().unwrap();
+        assert!(tail.contains(&format!(" in shard {shard}, ")), "{err}");
+    }
+    assert_eq!(own, BODIES.len(), "every file is in one shard");
+}
+
+/// A ustar header block of `kind` for `name` (`link` its link target), checksummed.
+fn tar_header(name: &[u8], size: u64, kind: u8, link: &[u8]) -> Vec<u8> {
+    let mut h = vec![0u8; 512];
+    h[..name.len()].copy_from_slice(name);
+    h[100..108].copy_from_slice(b"0000644\0");
+    h[124..136].copy_from_slice(format!("{size:011o}\0").as_bytes());
+    h[156] = kind;
+    h[157..157 + link.len()].copy_from_slice(link);
+    h[257..265].copy_from_slice(b"ustar\x0000");
+    h[148..156].copy_from_slice(b"        ");
+    let sum: u32 = h.iter().map(|&b| u32::from(b)).sum();
+    h[148..156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+    h
+}
+
+#[test]
+fn skipped_tar_members_are_warned_about_without_raw_octets() {
+    let root = tempfile::tempdir().unwrap();
+    let body = b"User-agent: *\n";
+    let mut tar = tar_header(b"a.example", body.len() as u64, b'0', b"");
+    tar.extend(body);
+    tar.resize(1024, 0);
+    tar.extend(tar_header(b"\x1b[2Jb.test", 0, b'1', b"a.example"));
+    tar.extend([0u8; 1024]);
+    let path = root.path().join("links.tar");
+    std::fs::write(&path, tar).unwrap();
+    let out = ok(&[
+        "survey",
+        "--input",
+        path.to_str().unwrap(),
+        "--impl",
+        "reference",
+        "--json",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(":\\u{1b}[2Jb.test: skipped: a hard link"),
+        "{err}"
+    );
+    assert!(!err.contains('\x1b'), "{err}");
+    let survey: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(n(&survey["files"]["skipped"]), 1, "{survey}");
+    assert_eq!(n(&survey["files"]["read"]), 1, "{survey}");
+}
+
+#[test]
 fn minimizing_after_the_merge_gives_the_unsharded_minimized_survey() {
     let root = tempfile::tempdir().unwrap();
     let input = handmade_dir(root.path());

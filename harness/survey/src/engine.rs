@@ -183,6 +183,10 @@ pub trait Observer: Sync {
     fn skipped(&self, error: &Error) {
         let _ = error;
     }
+
+    /// One more file was read from the input, whether or not it is in the shard (a
+    /// shard's tally counts only its own files in `files.read`).
+    fn read(&self) {}
 }
 
 /// An [`Observer`] that ignores everything.
@@ -269,6 +273,7 @@ pub fn survey_files(
             Ok(file) => {
                 read += 1;
                 digest.file(&file, input);
+                observer.read();
                 if options.shard.holds(&file, input) {
                     return Some(file);
                 }

@@ -3,6 +3,9 @@
 use std::fmt;
 use std::io;
 
+use crate::input::GzError;
+use crate::visible::visible;
+
 /// Why an input, or one file or record in it, could not be read.
 ///
 /// Opaque on purpose: its [`Display`](fmt::Display) names where (the input's path, an
@@ -37,18 +40,50 @@ pub(crate) enum Kind {
     /// A WARC response record whose payload is not a usable HTTP response, or whose
     /// target URI names no host.
     Record(String),
+    /// One entry left out, and why: a tar hard link or GNU sparse member, a directory
+    /// entry that vanished or stopped being a regular file after the listing.
+    Skipped(String),
+    /// A stream that is not of the format it should be: `format` is "gzip" or "tar",
+    /// `what` says what was found (already in visible notation, see
+    /// [`crate::visible::visible`]).
+    NotArchive { format: &'static str, what: String },
+    /// An input with no file in it at all; `what` says what it lacks.
+    Empty(&'static str),
+    /// An input refused before it costs what it asks: `what` says what it asked (an
+    /// archive header declaring gigabytes).
+    Refused(String),
 }
 
 impl Error {
+    /// An error of `kind` at `location` ([`Kind::Io`] as [`Error::io`] tells it).
     pub(crate) fn new(location: impl Into<String>, kind: Kind) -> Error {
+        match kind {
+            Kind::Io(err) => Error::io(location, err),
+            kind => Error {
+                location: location.into(),
+                kind,
+            },
+        }
+    }
+
+    /// An error reading `location`; a gzip stream that fails to decompress (an error
+    /// from [`crate::input::gzip`], which names the compressed offset) is "not a gzip
+    /// archive" there, and one that ends early is truncated.
+    pub(crate) fn io(location: impl Into<String>, err: io::Error) -> Error {
+        let kind = match err.get_ref().and_then(|e| e.downcast_ref::<GzError>()) {
+            None => Kind::Io(err),
+            Some(_) if err.kind() == io::ErrorKind::UnexpectedEof => {
+                Kind::Truncated("the gzip stream")
+            }
+            Some(gz) => Kind::NotArchive {
+                format: "gzip",
+                what: gz.to_string(),
+            },
+        };
         Error {
             location: location.into(),
             kind,
         }
-    }
-
-    pub(crate) fn io(location: impl Into<String>, err: io::Error) -> Error {
-        Error::new(location, Kind::Io(err))
     }
 
     /// Where the error happened: the input's path, followed by `:member` for an archive
@@ -70,7 +105,7 @@ impl Error {
     pub fn is_fatal(&self) -> bool {
         !matches!(
             self.kind,
-            Kind::Unreadable(_) | Kind::NonUtf8Name | Kind::Record(_)
+            Kind::Unreadable(_) | Kind::NonUtf8Name | Kind::Record(_) | Kind::Skipped(_)
         )
     }
 }
@@ -82,12 +117,18 @@ impl fmt::Display for Error {
             Kind::UnknownFormat => f.write_str(
                 "not a survey input: expected a directory, .tar, .tar.gz, .tgz, .warc or .warc.gz",
             ),
-            Kind::Io(err) => write!(f, "{err}"),
-            Kind::Unreadable(err) => write!(f, "file skipped: {err}"),
+            Kind::Io(err) => f.write_str(&visible(err.to_string().as_bytes())),
+            Kind::Unreadable(err) => {
+                write!(f, "file skipped: {}", visible(err.to_string().as_bytes()))
+            }
             Kind::NonUtf8Name => f.write_str("the name is not UTF-8, so it cannot be a host"),
             Kind::Truncated(what) => write!(f, "truncated: the input ends inside {what}"),
             Kind::WarcFraming(what) => write!(f, "not a WARC record: {what}"),
             Kind::Record(what) => write!(f, "record skipped: {what}"),
+            Kind::Skipped(what) => write!(f, "skipped: {what}"),
+            Kind::NotArchive { format, what } => write!(f, "not a {format} archive: {what}"),
+            Kind::Refused(what) => write!(f, "input refused: {what}"),
+            Kind::Empty(what) => write!(f, "empty input: {what}, so there is nothing to survey"),
         }
     }
 }

@@ -33,10 +33,14 @@
 //! * **A directory**: one file per host, the file name being the host. Its regular files
 //!   (symbolic links followed) are read in the order of their names' octets;
 //!   subdirectories are skipped, not searched, and so are hidden files (a name starting
-//!   with `.`).
+//!   with `.`). A file is opened without blocking and read only if the open file is
+//!   regular, so a FIFO put in its place cannot hang the survey; a file that vanished or
+//!   changed kind since the listing is a skipped entry (a non-fatal [`Error`]).
 //! * **A `.tar`, `.tar.gz` or `.tgz`**: each regular member is a file, its host the last
-//!   component of the member's path. Directories, links, special members and hidden
-//!   names are skipped.
+//!   component of the member's path. Directories, symbolic links, special members and
+//!   hidden names are skipped; hard links and GNU sparse members are skipped entries (a
+//!   non-fatal [`Error`] that says why). A GNU long-name, long-link or PAX header over
+//!   64 KiB is refused (fatal), as the `tar` crate would read it into memory whole.
 //! * **A `.warc` or `.warc.gz`** in the format of Common Crawl's robots.txt subset:
 //!   every `WARC-Type: response` record whose payload is an HTTP response is a file.
 //!   The host comes from `WARC-Target-URI` (lowercased; userinfo and the scheme's default
@@ -60,8 +64,12 @@
 //! octets of it, twice the 500 KiB a parser must read (RFC 9309 §2.5); a longer body is
 //! cut and marked [`Cut::Limit`], and a body the archive itself stored incomplete is
 //! marked [`Cut::Archive`]. No input makes a reader panic: a truncated archive, a garbage
-//! WARC stream or a binary body gives an [`Error`] or a skipped record.
-//! [`Error::is_fatal`] tells whether the iteration goes on after it.
+//! WARC stream or a binary body gives an [`Error`] or a skipped record; a response
+//! listing more than 8 content codings is a skipped record (each would cost a decoder).
+//! [`Error::is_fatal`] tells whether the iteration goes on after it. An input in which
+//! nothing at all is found (an empty directory, stream or archive) ends with a fatal
+//! "empty input" error. Octets of the input quoted in an error (a member name, a field
+//! name) are in visible notation: control characters escaped, never raw.
 //!
 //! [`StatusFamily`] and [`AccessBranch`] classify a WARC record's status for the status
 //! table: 2xx/3xx/4xx/5xx/other, and which branch of the access method of RFC 9309
@@ -105,6 +113,7 @@ pub mod render;
 pub mod shard;
 pub mod status;
 pub mod tally;
+mod visible;
 
 pub use error::Error;
 pub use file::{Cut, SurveyFile, BODY_LIMIT};

@@ -337,7 +337,14 @@ fn truncated_and_garbage_warc_end_with_one_fatal_error() {
         .unwrap_err()
         .to_string()
         .contains("header block longer"));
-    assert_eq!(Files::warc(Cursor::new(Vec::new()), "empty").count(), 0);
+    // An empty stream is an empty input: an error, not a survey of nothing.
+    let all: Vec<_> = Files::warc(Cursor::new(Vec::new()), "empty").collect();
+    assert_eq!(all.len(), 1);
+    let err = all[0].as_ref().unwrap_err();
+    assert!(
+        err.is_fatal() && err.to_string().contains("empty input"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -271,10 +271,11 @@ fn run_survey(args: RunArgs) -> Outcome {
     observer.finish();
     let seconds = started.elapsed().as_secs_f64();
     let files = survey.tally.files;
+    // A shard reads every file of the input and tallies its own: say both.
     eprintln!(
         "reptest survey: {} file(s) read{}, {} surveyed, {} queries, {} implementation(s), in {seconds:.1} s ({:.0} surveyed files/s)",
-        files.read,
-        shard.map_or(String::new(), |s| format!(" in shard {s}")),
+        observer.read.load(Ordering::Relaxed),
+        shard.map_or(String::new(), |s| format!(", {} in shard {s}", files.read)),
         files.surveyed,
         survey.tally.queries,
         chosen.len(),
@@ -474,6 +475,8 @@ fn expected_files(input: &Path, limit: Option<u64>) -> Option<u64> {
 struct Watch {
     bar: Option<ProgressBar>,
     skipped: AtomicU64,
+    /// Files read from the input, in the shard or not.
+    read: AtomicU64,
 }
 
 /// Skipped entries named on stderr; the rest are counted.
@@ -497,6 +500,7 @@ impl Watch {
         Watch {
             bar,
             skipped: AtomicU64::new(0),
+            read: AtomicU64::new(0),
         }
     }
 
@@ -546,6 +550,10 @@ impl Observer for Watch {
         if let Some(bar) = &self.bar {
             bar.inc(files);
         }
+    }
+
+    fn read(&self) {
+        self.read.fetch_add(1, Ordering::Relaxed);
     }
 
     fn skipped(&self, error: &reptest_survey::Error) {

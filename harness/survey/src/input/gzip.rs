@@ -10,9 +10,68 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
 
-use flate2::bufread::GzDecoder;
+use flate2::bufread::{GzDecoder, MultiGzDecoder};
 
 use crate::input::counting::Counting;
+
+/// The most octets a reader of [`GzMembers`] reads ahead of the offsets it asks
+/// [`GzMembers::member_of`] about (the buffer of the WARC reader): members that start
+/// further back are forgotten as new ones come, so memory stays bounded however many
+/// members a stream holds.
+pub(crate) const READ_AHEAD: usize = 1 << 16;
+
+/// A gzip stream that does not decompress: carried inside the [`io::Error`] the readers
+/// of this module return, so that [`crate::Error::io`] can say "not a gzip archive" (or
+/// truncated) and where, instead of passing on a decoder's bare message.
+#[derive(Debug)]
+pub(crate) struct GzError {
+    /// Compressed octets consumed when decompression failed.
+    pub(crate) offset: u64,
+    /// The decoder's message (flate2's own text, no octets of the input).
+    pub(crate) message: String,
+}
+
+impl std::fmt::Display for GzError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (at compressed octet {})", self.message, self.offset)
+    }
+}
+
+impl std::error::Error for GzError {}
+
+/// `err` from a gzip decoder that had consumed `offset` compressed octets, tagged as a
+/// [`GzError`] when it is the decoder's (bad data, early end), not the stream's.
+fn tagged(err: io::Error, offset: u64) -> io::Error {
+    match err.kind() {
+        io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
+            let message = err.to_string();
+            io::Error::new(err.kind(), GzError { offset, message })
+        }
+        _ => err,
+    }
+}
+
+/// flate2's `MultiGzDecoder` (members joined into one stream), its errors tagged with
+/// [`GzError`]: the decompressed stream of a `.tar.gz`.
+pub(crate) struct GzStream<R: BufRead> {
+    decoder: MultiGzDecoder<Counting<R>>,
+}
+
+impl<R: BufRead> GzStream<R> {
+    pub(crate) fn new(inner: R) -> GzStream<R> {
+        GzStream {
+            decoder: MultiGzDecoder::new(Counting::new(inner)),
+        }
+    }
+}
+
+impl<R: BufRead> Read for GzStream<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.decoder
+            .read(buf)
+            .map_err(|err| tagged(err, self.decoder.get_ref().position()))
+    }
+}
 
 /// Where one gzip member starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +108,25 @@ impl<R: BufRead> GzMembers<R> {
         }
     }
 
+    /// Notes a member that starts here: it replaces one that starts at the same
+    /// decompressed offset (an empty member, which [`GzMembers::member_of`] would never
+    /// give), and members that start more than [`READ_AHEAD`] octets back, but the last
+    /// of them, are forgotten.
+    fn push(&mut self, member: Member) {
+        if self
+            .members
+            .back()
+            .is_some_and(|last| last.decompressed == member.decompressed)
+        {
+            self.members.pop_back();
+        }
+        self.members.push_back(member);
+        let floor = self.produced.saturating_sub(READ_AHEAD as u64);
+        while self.members.len() > 1 && self.members[1].decompressed <= floor {
+            self.members.pop_front();
+        }
+    }
+
     /// The member that decompressed offset `offset` lies in, forgetting the members
     /// before it: offsets must be asked for in increasing order.
     pub(crate) fn member_of(&mut self, offset: u64) -> Option<Member> {
@@ -72,14 +150,16 @@ impl<R: BufRead> Read for GzMembers<R> {
                         self.state = State::Between(inner);
                         return Ok(0);
                     }
-                    self.members.push_back(Member {
+                    self.push(Member {
                         compressed: inner.position(),
                         decompressed: self.produced,
                     });
                     self.state = State::Inside(GzDecoder::new(inner));
                 }
                 State::Inside(mut decoder) => {
-                    let n = decoder.read(buf)?;
+                    let n = decoder
+                        .read(buf)
+                        .map_err(|err| tagged(err, decoder.get_ref().position()))?;
                     if n > 0 {
                         self.produced += n as u64;
                         self.state = State::Inside(decoder);
@@ -131,6 +211,27 @@ mod tests {
                 decompressed: 6
             })
         );
+    }
+
+    #[test]
+    fn members_kept_stay_few_however_many_the_stream_holds() {
+        // 70,000 one-octet members: all read, those over READ_AHEAD back forgotten.
+        let (empty, one) = (member(b""), member(b"x"));
+        let all = one.repeat(70_000);
+        let mut gz = GzMembers::new(&all[..]);
+        let mut out = Vec::new();
+        gz.read_to_end(&mut out).unwrap();
+        assert_eq!(out.len(), 70_000);
+        assert!(gz.members.len() <= READ_AHEAD + 2, "{}", gz.members.len());
+        // Empty members start where the next one does: the last one answers for all.
+        let (e, o) = (empty.len() as u64, one.len() as u64);
+        let both = [empty.repeat(1000), one.repeat(3), empty.repeat(1000)].concat();
+        let mut gz = GzMembers::new(&both[..]);
+        gz.read_to_end(&mut out).unwrap();
+        assert!(gz.members.len() <= 4, "{}", gz.members.len());
+        assert_eq!(gz.member_of(0).unwrap().compressed, 1000 * e);
+        assert_eq!(gz.member_of(2).unwrap().compressed, 1000 * e + 2 * o);
+        assert_eq!(gz.member_of(3).unwrap().compressed, 1999 * e + 3 * o);
     }
 
     #[test]

@@ -16,7 +16,8 @@
 //! * then `Content-Encoding: gzip` / `x-gzip` (gzip) or `deflate` (zlib, or raw deflate
 //!   if the stream has no zlib header), possibly several, undone in reverse order;
 //!   `identity` is nothing to undo; any other coding (`br`, `compress`...) makes the
-//!   record unusable (a non-fatal error).
+//!   record unusable (a non-fatal error), and so do more than [`CODINGS_LIMIT`] codings
+//!   (each decoder holds tens of KiB: thousands listed would cost gigabytes).
 //!
 //! Common Crawl stores bodies already decoded and renames the original fields to
 //! `X-Crawler-Transfer-Encoding` / `X-Crawler-Content-Encoding`; those are ignored, as
@@ -33,6 +34,10 @@ use crate::file::{Cut, BODY_LIMIT};
 
 /// The longest response head read: 64 KiB.
 pub(crate) const HEAD_LIMIT: u64 = 64 * 1024;
+
+/// The most content codings decoded in one body: 8 (a real response has one; a header
+/// listing thousands would cost a decoder each).
+pub(crate) const CODINGS_LIMIT: usize = 8;
 
 /// The longest chunk-size line read.
 const CHUNK_LINE_LIMIT: u64 = 4096;
@@ -60,6 +65,12 @@ pub(crate) fn read_response(payload: &mut dyn BufRead) -> Result<Response, Unusa
             body: Vec::new(),
             cut: Some(Cut::Archive),
         });
+    }
+    let codings = parsed.content_codings.len();
+    if codings > CODINGS_LIMIT {
+        return Err(format!(
+            "Content-Encoding lists {codings} codings; at most {CODINGS_LIMIT} are decoded"
+        ));
     }
     let mut chunked_cut = false;
     let mut reader: Box<dyn Read + '_> = if parsed.chunked {

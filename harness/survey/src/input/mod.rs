@@ -9,7 +9,9 @@
 //! No input makes a reader panic: a truncated archive, a garbage WARC stream or a binary
 //! body gives an [`Error`] or a skipped record. An error that concerns one file or record
 //! ([`Error::is_fatal`] is `false`) is yielded in its place and the iteration goes on; a
-//! fatal one (the stream cannot be followed any further) is yielded last.
+//! fatal one (the stream cannot be followed any further) is yielded last. An input that
+//! ends before yielding anything (no file, no skipped entry) yields one fatal "empty
+//! input" error ([`Files`] adds it, whatever the format).
 
 mod counting;
 mod dir;
@@ -24,6 +26,7 @@ use std::path::Path;
 
 use crate::error::{Error, Kind};
 use crate::file::SurveyFile;
+pub(crate) use gzip::GzError;
 
 /// What kind of input a path is (see [`Format::of_path`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -92,6 +95,11 @@ impl Format {
 /// ```
 pub struct Files {
     inner: Inner,
+    /// The input's name, for the error of an empty input.
+    name: String,
+    /// Whether anything (a file or an error) was yielded yet: an input that ends before
+    /// yielding anything is an error ([`Files::empty`]).
+    yielded: bool,
 }
 
 enum Inner {
@@ -103,13 +111,34 @@ enum Inner {
 }
 
 impl Files {
+    fn new(inner: Inner, name: &str) -> Files {
+        Files {
+            inner,
+            name: name.to_owned(),
+            yielded: false,
+        }
+    }
+
+    /// The fatal error that ends an input in which nothing was found: an empty
+    /// directory, tar or WARC stream says so (exit 2), rather than giving a survey of no
+    /// file as if it were a result.
+    fn empty(&self) -> Option<Error> {
+        let what = match &self.inner {
+            Inner::Dir(_) => "the directory holds no regular file",
+            Inner::Tar(_) => "the archive holds no regular member",
+            Inner::Warc(_) => "the WARC stream holds no response record",
+            Inner::Failed(_) => return None,
+        };
+        Some(Error::new(self.name.clone(), Kind::Empty(what)))
+    }
+
     /// The files of directory `path` (see [`Format::Dir`]): its regular files (following
     /// symbolic links), sorted by name, each one a host. Subdirectories are skipped, not
     /// searched, and so are hidden files (a name starting with `.`).
     pub fn dir(path: impl AsRef<Path>) -> Result<Files, Error> {
-        Ok(Files {
-            inner: Inner::Dir(dir::DirFiles::open(path.as_ref())?),
-        })
+        let path = path.as_ref();
+        let inner = Inner::Dir(dir::DirFiles::open(path)?);
+        Ok(Files::new(inner, &path.display().to_string()))
     }
 
     /// The regular members of the tar archive read from `reader`, each one a host named
@@ -119,13 +148,13 @@ impl Files {
     pub fn tar(reader: impl Read + Send + 'static, name: &str) -> Files {
         let inner = match sniff_gzip(reader) {
             Ok((true, stream)) => Inner::Tar(tar::TarFiles::new(
-                Box::new(flate2::bufread::MultiGzDecoder::new(stream)),
+                Box::new(gzip::GzStream::new(stream)),
                 name,
             )),
             Ok((false, stream)) => Inner::Tar(tar::TarFiles::new(Box::new(stream), name)),
             Err(err) => Inner::Failed(Some(Error::io(name, err))),
         };
-        Files { inner }
+        Files::new(inner, name)
     }
 
     /// The response records of the WARC stream read from `reader`, as the crate
@@ -137,7 +166,7 @@ impl Files {
             Ok((gzipped, stream)) => Inner::Warc(warc::WarcFiles::new(stream, gzipped, name)),
             Err(err) => Inner::Failed(Some(Error::io(name, err))),
         };
-        Files { inner }
+        Files::new(inner, name)
     }
 }
 
@@ -155,11 +184,22 @@ impl Iterator for Files {
     type Item = Result<SurveyFile, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        match &mut self.inner {
+        let next = match &mut self.inner {
             Inner::Dir(files) => files.next(),
             Inner::Tar(files) => files.next(),
             Inner::Warc(files) => files.next(),
             Inner::Failed(err) => err.take().map(Err),
+        };
+        match next {
+            Some(item) => {
+                self.yielded = true;
+                Some(item)
+            }
+            None if !self.yielded => {
+                self.yielded = true;
+                self.empty().map(Err)
+            }
+            None => None,
         }
     }
 }

@@ -53,8 +53,9 @@ use std::io::{self, BufRead, BufReader, Read};
 use crate::error::{Error, Kind};
 use crate::file::{Cut, SurveyFile};
 use crate::input::counting::Counting;
-use crate::input::gzip::GzMembers;
+use crate::input::gzip::{GzMembers, READ_AHEAD};
 use crate::input::http;
+use crate::visible::visible;
 
 /// The longest WARC header block read: 256 KiB.
 pub(crate) const HEADER_LIMIT: u64 = 256 * 1024;
@@ -105,7 +106,7 @@ impl WarcFiles {
     pub(crate) fn new(stream: Stream, gzipped: bool, name: &str) -> WarcFiles {
         let source = if gzipped {
             Source::Gz(Box::new(Counting::new(BufReader::with_capacity(
-                1 << 16,
+                READ_AHEAD,
                 GzMembers::new(stream),
             ))))
         } else {
@@ -270,8 +271,13 @@ fn read_head(reader: &mut dyn BufRead, location: &str) -> Result<RecordHead, Err
 }
 
 fn parse_head(block: &[u8]) -> Result<RecordHead, String> {
-    let (_, (_version, fields, content_length)) =
-        warc::parser::headers(block).map_err(|_| "the header block does not parse".to_owned())?;
+    let parsed = warc::parser::headers(block);
+    // The crate's parser stops at the first line that is not a field and gives back the
+    // rest: anything but the empty line there is a field it did not read.
+    let (_version, fields, content_length) = match parsed {
+        Ok((rest, head)) if rest == b"\r\n" || rest == b"\n" => head,
+        _ => return Err(diagnose(block)),
+    };
     let field = |name: &str| {
         fields
             .iter()
@@ -289,6 +295,54 @@ fn parse_head(block: &[u8]) -> Result<RecordHead, String> {
         target_uri: field("WARC-Target-URI").map(|v| String::from_utf8_lossy(v).into_owned()),
         truncated: field("WARC-Truncated").is_some(),
     })
+}
+
+/// Whether `b` is a `tchar` of a field name (RFC 9110 §5.6.2, which WARC 1.1 §4 uses):
+/// a visible ASCII character other than a delimiter.
+fn is_token(b: u8) -> bool {
+    b.is_ascii_graphic() && !b"\"(),/:;<=>?@[\\]{}".contains(&b)
+}
+
+/// Why a header block that [`warc::parser::headers`] does not read is not a header
+/// block: the first field line that is not `token: value`, in visible notation, with its
+/// octet offset in the record.
+fn diagnose(block: &[u8]) -> String {
+    let mut at = 0;
+    for (i, line) in block.split_inclusive(|&b| b == b'\n').enumerate() {
+        let start = at;
+        at += line.len();
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if i == 0 {
+            continue;
+        }
+        if line.is_empty() {
+            break;
+        }
+        let Some(colon) = line.iter().position(|&b| b == b':') else {
+            let shown = visible(&line[..line.len().min(60)]);
+            return format!(
+                "a WARC header line without a colon, \"{shown}\", at octet {start} of the record"
+            );
+        };
+        let name = line[..colon].trim_ascii_end();
+        if name.is_empty() || !name.iter().all(|&b| is_token(b)) {
+            let shown = visible(&line[..colon]);
+            return format!(
+                "a WARC header field name that is not a token, \"{shown}\", at octet {start} of the record"
+            );
+        }
+        let value = line[colon + 1..].trim_ascii();
+        if name.eq_ignore_ascii_case(b"Content-Length")
+            && std::str::from_utf8(value).map_or(true, |v| v.parse::<usize>().is_err())
+        {
+            let shown = visible(value);
+            return format!(
+                "Content-Length \"{shown}\" is not a number, at octet {start} of the record"
+            );
+        }
+    }
+    "the header block does not parse".to_owned()
 }
 
 /// The host of an absolute URI: lowercased, without userinfo, and without the port when
