@@ -44,6 +44,7 @@
 
 pub mod atomic;
 mod implementation;
+pub mod lines;
 pub mod markup;
 pub mod runner;
 pub mod score;

@@ -5,11 +5,13 @@
 //!
 //! Whatever the process does, it costs bounded memory: stdout travels through a bounded
 //! channel (at most [`CHUNKS_IN_FLIGHT`] chunks of 64 KiB), a line is read up to
-//! [`MAX_LINE`] bytes, and of stderr only the first bytes of each of the last lines are
+//! [`MAX_LINE`] bytes (by [`reptest_core::lines::LineReader`], the reader of every line
+//! reptest does not control), and of stderr only the first bytes of each of the last lines are
 //! kept. Its process group is registered with [`reptest_core::shutdown`] while it lives, so a
 //! signal that ends reptest ends the adapter and whatever it started.
 
 use super::protocol::truncate;
+use reptest_core::lines::{Line, LineReader};
 use reptest_core::shutdown;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -47,13 +49,7 @@ enum Chunk {
 pub(crate) struct Child {
     child: std::process::Child,
     stdin: Option<Sender<Vec<u8>>>,
-    stdout: Receiver<Chunk>,
-    buffer: Vec<u8>,
-    /// Start of the unread part of `buffer`.
-    start: usize,
-    /// `buffer[start..scanned]` holds no newline.
-    scanned: usize,
-    eof: bool,
+    stdout: LineReader<Chunks>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     stderr_done: Receiver<()>,
     status: Option<ExitStatus>,
@@ -136,11 +132,7 @@ impl Child {
         Ok(Child {
             child,
             stdin,
-            stdout,
-            buffer: Vec::new(),
-            start: 0,
-            scanned: 0,
-            eof: false,
+            stdout: LineReader::new(Chunks::new(stdout), MAX_LINE),
             stderr,
             stderr_done,
             status: None,
@@ -167,52 +159,25 @@ impl Child {
         deadline: Instant,
         max: usize,
     ) -> Result<&[u8], ReadError> {
-        loop {
-            if Instant::now() >= deadline {
-                return Err(ReadError::Timeout);
-            }
-            if let Some(at) = self.buffer[self.scanned..].iter().position(|&b| b == b'\n') {
-                let (start, end) = (self.start, self.scanned + at);
-                self.start = end + 1;
-                self.scanned = self.start;
-                return Ok(&self.buffer[start..end]);
-            }
-            self.scanned = self.buffer.len();
-            if self.eof {
-                return Err(ReadError::Eof);
-            }
-            if self.buffer.len() - self.start > max {
-                return Err(ReadError::TooLong);
-            }
-            if self.start > 0 {
-                self.buffer.drain(..self.start);
-                self.scanned -= self.start;
-                self.start = 0;
-            }
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.stdout.recv_timeout(wait) {
-                Ok(Chunk::Data(data)) => self.buffer.extend_from_slice(&data),
-                Ok(Chunk::End) | Err(RecvTimeoutError::Disconnected) => self.eof = true,
-                Err(RecvTimeoutError::Timeout) => return Err(ReadError::Timeout),
-            }
+        if Instant::now() >= deadline {
+            return Err(ReadError::Timeout);
+        }
+        self.stdout.source_mut().deadline = deadline;
+        match self.stdout.next_line_within(max) {
+            Ok(Some(Line::Complete(line))) => Ok(line),
+            // A last line without its newline is not an answer: the process stopped
+            // writing it.
+            Ok(Some(Line::Unterminated(_)) | None) => Err(ReadError::Eof),
+            Ok(Some(Line::TooLong)) => Err(ReadError::TooLong),
+            Err(_) => Err(ReadError::Timeout),
         }
     }
 
-    /// Everything left on stdout until it closes, or `None` if it is still open at
-    /// `deadline`.
+    /// Everything left on stdout until it closes (cut after [`MAX_LINE`] bytes), or `None`
+    /// if it is still open at `deadline`.
     pub(crate) fn read_to_end(&mut self, deadline: Instant) -> Option<Vec<u8>> {
-        while !self.eof {
-            if self.buffer.len() - self.start > MAX_LINE {
-                break;
-            }
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.stdout.recv_timeout(wait) {
-                Ok(Chunk::Data(data)) => self.buffer.extend_from_slice(&data),
-                Ok(Chunk::End) | Err(RecvTimeoutError::Disconnected) => self.eof = true,
-                Err(RecvTimeoutError::Timeout) => return None,
-            }
-        }
-        Some(self.buffer.split_off(self.start))
+        self.stdout.source_mut().deadline = deadline;
+        self.stdout.read_rest(MAX_LINE).ok()
     }
 
     /// Waits for the process to exit until `deadline`; `None` if it is still running.
@@ -310,6 +275,47 @@ impl Child {
 impl Drop for Child {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// The chunks of stdout as a [`Read`] with a deadline: past it, a read that would wait
+/// fails with [`io::ErrorKind::TimedOut`]; after [`Chunk::End`] it reads nothing.
+pub(crate) struct Chunks {
+    chunks: Receiver<Chunk>,
+    current: Vec<u8>,
+    /// Bytes of `current` already read.
+    used: usize,
+    deadline: Instant,
+}
+
+impl Chunks {
+    fn new(chunks: Receiver<Chunk>) -> Self {
+        Chunks {
+            chunks,
+            current: Vec::new(),
+            used: 0,
+            deadline: Instant::now(),
+        }
+    }
+}
+
+impl Read for Chunks {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.used == self.current.len() {
+            if Instant::now() >= self.deadline {
+                return Err(io::ErrorKind::TimedOut.into());
+            }
+            let wait = self.deadline.saturating_duration_since(Instant::now());
+            match self.chunks.recv_timeout(wait) {
+                Ok(Chunk::Data(data)) => (self.current, self.used) = (data, 0),
+                Ok(Chunk::End) | Err(RecvTimeoutError::Disconnected) => return Ok(0),
+                Err(RecvTimeoutError::Timeout) => return Err(io::ErrorKind::TimedOut.into()),
+            }
+        }
+        let n = buf.len().min(self.current.len() - self.used);
+        buf[..n].copy_from_slice(&self.current[self.used..self.used + n]);
+        self.used += n;
+        Ok(n)
     }
 }
 

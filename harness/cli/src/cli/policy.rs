@@ -89,7 +89,7 @@ struct Source {
 }
 
 pub fn run(args: Args) -> Outcome {
-    let text = std::fs::read_to_string(&args.expect)
+    let text = reptest::lines::read_text(&args.expect, reptest::lines::MAX_TEXT_FILE)
         .map_err(|e| format!("cannot read {}: {e}", args.expect.display()))?;
     let expectations: Expectations = toml::from_str(&text).map_err(|e| {
         let line = e
