@@ -49,6 +49,7 @@ pub mod markup;
 pub mod runner;
 pub mod score;
 pub mod shutdown;
+pub mod tail;
 pub mod url;
 pub mod visible;
 
