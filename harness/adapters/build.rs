@@ -16,7 +16,9 @@
 //! shared with an rpath), abseil is linked (flags from `pkg-config absl_strings`, else a
 //! fixed list: the static library needs `absl_strings` and `absl_throw_delegate`, which
 //! pull in `absl_strings_internal`, `absl_base`, `absl_raw_logging_internal` and
-//! friends), and `cfg(reptest_google)` is set. When not found, no C++ is compiled for the adapter and
+//! friends), and `cfg(reptest_google)` is set; the metadata `google=1` (`google=0` when
+//! not) tells the build scripts of dependent crates (`DEP_ROBOTS_GOOGLE`, through
+//! `links = "robots"`), so that `reptest`'s tests of the adapter run only where it is linked. When not found, no C++ is compiled for the adapter and
 //! `REPTEST_GOOGLE_LOOKED_IN` tells the adapter where it looked, for its
 //! `Availability::Unavailable` message.
 //!
@@ -65,6 +67,7 @@ fn main() {
     println!("cargo::rerun-if-changed=src/google/ffi.rs");
 
     if env::var_os("CARGO_FEATURE_GOOGLE").is_none() {
+        not_linked();
         println!(
             "cargo::rustc-env=REPTEST_GOOGLE_LOOKED_IN=nowhere: reptest was built without its `google` feature"
         );
@@ -78,6 +81,7 @@ fn main() {
     match prefixes.iter().find_map(|p| find(p)) {
         Some(install) => build(&install),
         None => {
+            not_linked();
             let looked_in = if prefixes.is_empty() {
                 "nowhere: ROBOTSTXT_CPP_PREFIX is set but empty".to_string()
             } else {
@@ -90,6 +94,12 @@ fn main() {
             println!("cargo::rustc-env=REPTEST_GOOGLE_LOOKED_IN={looked_in}");
         }
     }
+}
+
+/// Tells the build scripts of the crates that depend on this one (`links = "robots"`:
+/// `DEP_ROBOTS_GOOGLE`) that Google's library is not linked; [`build`] says `google=1`.
+fn not_linked() {
+    println!("cargo::metadata=google=0");
 }
 
 /// The install under `prefix`, if it has the header and a library.
@@ -181,6 +191,7 @@ fn build(install: &Install) {
         println!("cargo::rustc-link-lib={lib}");
     }
     println!("cargo::rustc-cfg=reptest_google");
+    println!("cargo::metadata=google=1");
 }
 
 /// How to compile against and link abseil.

@@ -8,9 +8,10 @@
 
 use crate::external::protocol::{self, Handshake};
 use base64::Engine;
+use reptest_core::lines::{Line, LineReader, MAX_REQUEST_LINE};
 use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
 use serde_json::{json, Map, Value};
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufWriter, Read, Write};
 
 /// What a whole `eval` stream did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -25,28 +26,36 @@ pub struct Totals {
 /// Answers are ASCII-only JSON (non-ASCII escaped as `\uXXXX`, see
 /// [`crate::external::protocol`]) and are flushed whenever no complete request is
 /// waiting in the input buffer, so a caller can hold a persistent conversation while a
-/// pipelining caller gets its answers in large writes. Blank lines are skipped.
+/// pipelining caller gets its answers in large writes. A blank line, or one longer than
+/// [`MAX_REQUEST_LINE`], is answered with an error (an overlong line as soon as the
+/// limit is passed; its rest is skipped, so memory stays bounded).
 pub fn stream(
     implementation: &dyn Implementation,
     input: impl Read,
     output: impl Write,
 ) -> std::io::Result<Totals> {
-    let mut input = BufReader::with_capacity(64 << 10, input);
+    let mut input = LineReader::new(input, MAX_REQUEST_LINE);
     let mut output = BufWriter::with_capacity(64 << 10, output);
     let mut totals = Totals::default();
-    let mut line = Vec::new();
     let mut number = 0;
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
+    while let Some(line) = input.next_line()? {
         number += 1;
-        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = match line {
+            Line::Complete(text) | Line::Unterminated(text) => text,
+            Line::TooLong => &[][..],
+        };
         let text = text.strip_suffix(b"\r").unwrap_or(text);
-        // One line out for every line in, a blank one included: a caller pairing
-        // answers with its requests by position never drifts.
-        let answer = if text.iter().all(u8::is_ascii_whitespace) {
+        // One line out for every line in, a blank or overlong one included: a caller
+        // pairing answers with its requests by position never drifts.
+        let answer = if line == Line::TooLong {
+            error(
+                Value::Null,
+                format!(
+                    "line {number}: longer than {MAX_REQUEST_LINE} bytes, the limit of a \
+                     request line; skipped to the next newline"
+                ),
+            )
+        } else if text.iter().all(u8::is_ascii_whitespace) {
             error(
                 Value::Null,
                 format!("line {number}: blank; a request is one JSON object per line"),
@@ -60,7 +69,7 @@ pub fn stream(
             totals.answered += 1;
         }
         protocol::write_line(&mut output, &answer)?;
-        if !input.buffer().contains(&b'\n') {
+        if !input.has_buffered_line() {
             output.flush()?;
         }
     }

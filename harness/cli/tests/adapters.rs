@@ -2,11 +2,12 @@
 //! the order of the arguments matters (agent vs URL, body vs query): a swapped or
 //! dropped argument in an adapter shows up here before it shows up as a "divergence".
 //!
-//! An unavailable implementation is skipped with a visible line, except when `CI` is set
-//! or `REPTEST_REQUIRE_ADAPTERS=1`: then it fails the test (all but `google`, whose
-//! library is built by hand; it is only reported).
+//! One test per kind of implementation, and an unavailable one fails its test naming the
+//! fix; a kind that is optional here is reported as *ignored* with its reason instead
+//! (build.rs): `google` unless its library is linked, the external adapters when built
+//! with `REPTEST_SKIP_ADAPTERS=1`, the crawlers with `REPTEST_SKIP_CRAWLERS=1`.
 
-use reptest::{impls, Availability, CaseInput, Implementation, QueryInput};
+use reptest::{impls, Availability, CaseInput, ImplKind, Implementation, QueryInput};
 
 struct Sanity {
     robots: &'static [u8],
@@ -29,11 +30,6 @@ const SANITY: &[Sanity] = &[
         ],
     },
 ];
-
-fn required() -> bool {
-    std::env::var_os("CI").is_some_and(|v| !v.is_empty())
-        || std::env::var("REPTEST_REQUIRE_ADAPTERS").as_deref() == Ok("1")
-}
 
 fn check(implementation: &dyn Implementation) -> Vec<String> {
     let mut problems = Vec::new();
@@ -79,30 +75,64 @@ fn check(implementation: &dyn Implementation) -> Vec<String> {
     problems
 }
 
-#[test]
-fn every_available_implementation_passes_the_sanity_cases() {
-    let all = impls::all();
+/// Checks every registered implementation that `chosen` picks (at least one must be):
+/// each must be available and pass the sanity cases.
+fn sanity_of(what: &str, chosen: impl Fn(&dyn Implementation) -> bool) {
+    let all: Vec<_> = impls::all()
+        .into_iter()
+        .filter(|i| chosen(i.as_ref()))
+        .collect();
+    assert!(!all.is_empty(), "no {what} is registered");
     let availability = impls::availabilities(&all);
     let mut failures = Vec::new();
-    let mut checked = 0;
     for (implementation, availability) in all.iter().zip(availability) {
         let name = implementation.name();
         match availability {
             Availability::Available => {
-                checked += 1;
                 for problem in check(implementation.as_ref()) {
                     failures.push(format!("{name}: {problem}"));
                 }
             }
-            Availability::Unavailable { why, fix } if required() && name != "google" => {
-                failures.push(format!("{name}: unavailable: {why}\n    fix: {fix}"));
-            }
             Availability::Unavailable { why, fix } => {
-                eprintln!("SKIPPED {name}: unavailable: {why}\n    fix: {fix}");
+                failures.push(format!("{name}: unavailable: {why}\n    fix: {fix}"));
             }
         }
     }
-    eprintln!("sanity cases: {checked} implementation(s) checked");
-    assert!(checked >= 1, "the reference at least is available");
+    eprintln!("sanity cases: {} {what}(s) checked", all.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_in_process_implementation_passes_the_sanity_cases() {
+    sanity_of("in-process implementation", |i| {
+        i.info().kind == ImplKind::InProcess && i.name() != "google"
+    });
+}
+
+#[test]
+#[cfg_attr(
+    not(reptest_google),
+    ignore = "Google's robotstxt library is not linked into this build: install it (README, \"The google adapter\") and rebuild, with ROBOTSTXT_CPP_PREFIX=<prefix> unless it is under /usr/local or /usr"
+)]
+fn google_passes_the_sanity_cases() {
+    sanity_of("google", |i| i.name() == "google");
+}
+
+#[test]
+#[cfg_attr(
+    reptest_skip_adapters,
+    ignore = "built with REPTEST_SKIP_ADAPTERS=1; install the adapters with `bash harness/external/setup`"
+)]
+fn every_external_adapter_passes_the_sanity_cases() {
+    sanity_of("external adapter", |i| i.info().kind == ImplKind::Process);
+}
+
+#[test]
+#[cfg(feature = "crawlers")]
+#[cfg_attr(
+    reptest_skip_crawlers,
+    ignore = "built with REPTEST_SKIP_CRAWLERS=1; install the crawlers with `bash harness/external/setup crawlers`"
+)]
+fn every_crawler_passes_the_sanity_cases() {
+    sanity_of("crawler", |i| i.info().kind == ImplKind::Crawler);
 }

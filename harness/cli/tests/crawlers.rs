@@ -4,7 +4,7 @@
 //!
 //! wget and httrack come from Debian, Scrapy from PyPI and Colly from the Go module proxy
 //! (`bash harness/external/setup crawlers`); without them these tests fail naming that
-//! command, unless `REPTEST_SKIP_CRAWLERS=1`.
+//! command, unless built with `REPTEST_SKIP_CRAWLERS=1`, which marks them ignored.
 #![cfg(unix)]
 
 mod common;
@@ -14,10 +14,9 @@ use std::time::{Duration, Instant};
 
 const REPTEST: &str = env!("CARGO_BIN_EXE_reptest");
 
-/// Whether the crawlers are installed (wget and httrack on PATH; Scrapy's venv and
-/// Colly's build are checked by `reptest impls`); fails (or skips, with
-/// REPTEST_SKIP_CRAWLERS=1) when not.
-fn crawlers_installed() -> bool {
+/// Fails unless the crawlers are installed (wget and httrack on PATH; Scrapy's venv and
+/// Colly's build are checked by `reptest impls`).
+fn require_crawlers() {
     let have = |program: &str| {
         Command::new("sh")
             .args(["-c", &format!("command -v {program}")])
@@ -25,7 +24,7 @@ fn crawlers_installed() -> bool {
             .status()
             .is_ok_and(|s| s.success())
     };
-    common::needed(
+    common::require(
         (!(have("wget") && have("httrack")))
             .then(|| "wget or httrack is not installed".to_string()),
         "REPTEST_SKIP_CRAWLERS",
@@ -34,10 +33,12 @@ fn crawlers_installed() -> bool {
 }
 
 #[test]
+#[cfg_attr(
+    reptest_skip_crawlers,
+    ignore = "built with REPTEST_SKIP_CRAWLERS=1; install the crawlers with `bash harness/external/setup crawlers`"
+)]
 fn crawlers_are_listed_available_with_the_crawler_capability() {
-    if !crawlers_installed() {
-        return;
-    }
+    require_crawlers();
     let out = Command::new(REPTEST)
         .args(["impls", "--json", "--recheck"])
         .output()
@@ -69,10 +70,12 @@ fn crawlers_are_listed_available_with_the_crawler_capability() {
 }
 
 #[test]
+#[cfg_attr(
+    reptest_skip_crawlers,
+    ignore = "built with REPTEST_SKIP_CRAWLERS=1; install the crawlers with `bash harness/external/setup crawlers`"
+)]
 fn every_fetch_query_one_fetch_can_show_is_judged_over_http() {
-    if !crawlers_installed() {
-        return;
-    }
+    require_crawlers();
     let dir = tempfile::tempdir().unwrap();
     let matrix = dir.path().join("matrix.tsv");
     let out = Command::new(REPTEST)
@@ -126,10 +129,12 @@ fn every_fetch_query_one_fetch_can_show_is_judged_over_http() {
 }
 
 #[test]
+#[cfg_attr(
+    reptest_skip_crawlers,
+    ignore = "built with REPTEST_SKIP_CRAWLERS=1; install the crawlers with `bash harness/external/setup crawlers`"
+)]
 fn sigint_during_a_crawl_leaves_no_crawler_behind() {
-    if !crawlers_installed() {
-        return;
-    }
+    require_crawlers();
     let tag = format!("crawl-sigint-{}", std::process::id());
     let mut child = Command::new(REPTEST)
         .args(["run", "--impl", "crawler-httrack"])

@@ -405,3 +405,116 @@ fn ten_mebibytes_of_one_mebibyte_lines_stay_under_a_memory_ceiling() {
         done.max_rss >> 20
     );
 }
+
+/// `program args` fed 256 MiB without a newline, then one request: the overlong line is
+/// answered with an error, the request after it with a verdict, and the peak memory
+/// stays far below the line's size (the line limit is 16 MiB, harness/PROTOCOL.md).
+fn an_overlong_request_line_is_skipped_in_bounded_memory(program: &str, args: &[&str]) {
+    use std::io::Write as _;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let block = vec![b'a'; 1 << 20];
+        for _ in 0..256 {
+            stdin.write_all(&block)?;
+        }
+        stdin.write_all(
+            b"\n{\"id\":1,\"robots\":\"User-agent: *\\nDisallow: /x\",\"agent\":\"a\",\"url\":\"http://h/x\"}\n",
+        )
+    });
+    let done = finish(child, Duration::from_secs(120));
+    writer.join().unwrap().expect("every byte is read");
+    eprintln!(
+        "{program} {args:?}: peak memory {:.1} MB",
+        done.max_rss as f64 / 1e6
+    );
+    let answers: Vec<&str> = done
+        .stdout
+        .lines()
+        .filter(|l| !l.contains("\"protocol\""))
+        .collect();
+    assert_eq!(answers.len(), 2, "{}{}", done.stdout, done.stderr);
+    let overlong = ["longer than", "too long"];
+    assert!(
+        answers[0].contains("\"error\"") && overlong.iter().any(|w| answers[0].contains(w)),
+        "{}",
+        answers[0]
+    );
+    assert!(answers[1].contains("\"id\":1"), "{}", answers[1]);
+    assert!(answers[1].contains("disallowed"), "{}", answers[1]);
+    assert!(
+        done.max_rss < 64 << 20,
+        "peak memory {} MB",
+        done.max_rss >> 20
+    );
+}
+
+#[test]
+fn eval_skips_an_overlong_line_in_bounded_memory() {
+    an_overlong_request_line_is_skipped_in_bounded_memory(
+        REPTEST,
+        &["eval", "--impl", "reference"],
+    );
+}
+
+#[test]
+fn serve_skips_an_overlong_line_in_bounded_memory() {
+    an_overlong_request_line_is_skipped_in_bounded_memory(
+        REPTEST,
+        &["serve", "--impl", "reference"],
+    );
+}
+
+#[test]
+fn the_fixture_adapter_skips_an_overlong_line_in_bounded_memory() {
+    an_overlong_request_line_is_skipped_in_bounded_memory(FIXTURE, &["paths"]);
+}
+
+/// A file reptest reads whole that never ends (`/dev/zero` as a gate baseline, a policy's
+/// expectations or an `adapters.toml`) is refused once it passes 16 MiB, in bounded memory.
+#[test]
+fn an_endless_input_file_is_refused_in_bounded_memory() {
+    let dir = temp_dir("endless");
+    let adapters = dir.join("adapters");
+    std::fs::create_dir_all(&adapters).unwrap();
+    let toml = adapters.join("adapters.toml");
+    let _ = std::fs::remove_file(&toml);
+    std::os::unix::fs::symlink("/dev/zero", &toml).unwrap();
+    let robots = dir.join("robots.txt");
+    std::fs::write(&robots, "User-agent: *\nDisallow: /x\n").unwrap();
+    let robots = robots.to_str().unwrap();
+    let runs: [&[&str]; 3] = [
+        &["gate", "--impl", "reference", "--baseline", "/dev/zero"],
+        &[
+            "policy",
+            "--robots",
+            robots,
+            "--expect",
+            "/dev/zero",
+            "--impl",
+            "none",
+        ],
+        &["impls"],
+    ];
+    for args in runs {
+        let child = start(args, &adapters, &dir.join("pids"));
+        let done = finish(child, Duration::from_secs(60));
+        eprintln!("{args:?}: peak memory {:.1} MB", done.max_rss as f64 / 1e6);
+        let said = format!("{}{}", done.stdout, done.stderr);
+        assert!(
+            said.contains("larger than 16777216 bytes"),
+            "{args:?}: {said}"
+        );
+        assert!(
+            done.max_rss < 100 << 20,
+            "{args:?}: peak {} MB",
+            done.max_rss >> 20
+        );
+    }
+}

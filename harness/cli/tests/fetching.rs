@@ -7,7 +7,8 @@
 //!
 //! The shipped adapters come from `bash harness/external/setup` (the Python venv, the Go
 //! binaries, the Java jar); without them the tests that use them fail naming that
-//! command, unless `REPTEST_SKIP_FETCHING=1`. The fixture adapters are Python scripts
+//! command, unless built with `REPTEST_SKIP_FETCHING=1`, which marks them ignored. The
+//! fixture adapters are Python scripts
 //! written here (run by `python3` on PATH).
 #![cfg(all(unix, feature = "crawlers"))]
 
@@ -43,9 +44,8 @@ fn impls() -> Vec<serde_json::Value> {
         .clone()
 }
 
-/// Whether the shipped fetching adapters are available; fails (or skips, with
-/// REPTEST_SKIP_FETCHING=1) when not.
-fn fetching_installed(list: &[serde_json::Value]) -> bool {
+/// Fails unless the shipped fetching adapters are available.
+fn require_fetching(list: &[serde_json::Value]) {
     let missing: Vec<&str> = FETCHING
         .into_iter()
         .filter(|name| {
@@ -54,7 +54,7 @@ fn fetching_installed(list: &[serde_json::Value]) -> bool {
                 .any(|i| i["name"] == *name && i["available"] == true)
         })
         .collect();
-    common::needed(
+    common::require(
         (!missing.is_empty()).then(|| format!("{missing:?} unavailable")),
         "REPTEST_SKIP_FETCHING",
         "bash harness/external/setup",
@@ -62,11 +62,13 @@ fn fetching_installed(list: &[serde_json::Value]) -> bool {
 }
 
 #[test]
+#[cfg_attr(
+    reptest_skip_fetching,
+    ignore = "built with REPTEST_SKIP_FETCHING=1; install the fetching adapters with `bash harness/external/setup`"
+)]
 fn at_least_four_adapters_fetch_through_their_own_api() {
     let list = impls();
-    if !fetching_installed(&list) {
-        return;
-    }
+    require_fetching(&list);
     let fetching: Vec<&str> = list
         .iter()
         .filter(|i| {
@@ -124,10 +126,12 @@ fn run_matrix(
 }
 
 #[test]
+#[cfg_attr(
+    reptest_skip_fetching,
+    ignore = "built with REPTEST_SKIP_FETCHING=1; install the fetching adapters with `bash harness/external/setup`"
+)]
 fn every_fetch_query_is_judged_over_http_and_plain_cases_still_by_body() {
-    if !fetching_installed(&impls()) {
-        return;
-    }
+    require_fetching(&impls());
     let names = FETCHING.join(",");
     let (rows, stdout) = run_matrix("run", &["--impl", &names], None);
     let corpus = reptest_corpus::Corpus::load(reptest_corpus::default_dir()).unwrap();

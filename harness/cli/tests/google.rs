@@ -1,20 +1,20 @@
 //! The `google` adapter: Google's C++ robotstxt linked through cxx (`src/impls/google.rs`).
 //!
-//! Google's library is found at build time (`ROBOTSTXT_CPP_PREFIX`, see `build.rs`). When
-//! it is not linked, the tests that need it print `SKIPPED: google adapter unavailable:
-//! <why>` to stderr and return; only this adapter may skip. The comparison with another
-//! implementation skips the same way when either side is unavailable.
+//! Google's library is found at build time (`ROBOTSTXT_CPP_PREFIX`, see
+//! `harness/adapters/build.rs`), which tells this crate's build script
+//! (`cfg(reptest_google)`). When it is not linked, the tests that need it are reported as
+//! *ignored*, with the fix, never as passed. The comparison with the Python binding of the
+//! same library also needs the external adapters (`REPTEST_SKIP_ADAPTERS=1` at build time
+//! marks it ignored too).
 
 use reptest::{
     impls, runner, Availability, CaseInput, ImplInfo, Implementation, Outcome, QueryInput,
 };
 use reptest_corpus::Corpus;
-use std::io::Write;
 
-/// Prints a `SKIPPED: ...` line straight to the process's stderr, so that it shows even
-/// when libtest captures the output of passing tests (it captures `eprintln!`).
-fn skipped(message: &str) {
-    let _ = writeln!(std::io::stderr(), "SKIPPED: {message}");
+/// Whether this crate's build script saw Google's library linked (`cfg(reptest_google)`).
+fn linked() -> bool {
+    cfg!(reptest_google)
 }
 
 /// The registered `google` adapter, available or not.
@@ -22,14 +22,14 @@ fn registered(name: &str) -> Option<Box<dyn Implementation>> {
     impls::all().into_iter().find(|i| i.info().name == name)
 }
 
-/// The `google` adapter when it is available; otherwise prints the skip line and `None`.
-fn google() -> Option<Box<dyn Implementation>> {
+/// The `google` adapter, which must be available (the tests that call this are ignored
+/// where the library is not linked).
+fn google() -> Box<dyn Implementation> {
     let google = registered("google").expect("google is registered in impls::all()");
     match google.availability() {
-        Availability::Available => Some(google),
-        Availability::Unavailable { why, .. } => {
-            skipped(&format!("google adapter unavailable: {why}"));
-            None
+        Availability::Available => google,
+        Availability::Unavailable { why, fix } => {
+            panic!("the google adapter is linked but unavailable: {why}; fix: {fix}")
         }
     }
 }
@@ -71,9 +71,15 @@ fn google_is_registered_with_what_it_can_do() {
     assert!(capabilities.full_urls);
     assert!(!capabilities.fetch_outcomes);
     assert!(capabilities.reports_line);
+    // Available exactly where the build script saw the library linked: the tests
+    // ignored without it are ignored for the right reason.
     match google.availability() {
-        Availability::Available => assert!(!version.is_empty()),
+        Availability::Available => {
+            assert!(linked(), "available, yet cfg(reptest_google) is unset");
+            assert!(!version.is_empty());
+        }
         Availability::Unavailable { why, fix } => {
+            assert!(!linked(), "linked, yet unavailable: {why}");
             assert!(
                 why.starts_with("Google's robotstxt library is not installed (looked in: "),
                 "{why}"
@@ -94,8 +100,12 @@ fn google_is_registered_with_what_it_can_do() {
 }
 
 #[test]
+#[cfg_attr(
+    not(reptest_google),
+    ignore = "Google's robotstxt library is not linked into this build: install it (README, \"The google adapter\") and rebuild, with ROBOTSTXT_CPP_PREFIX=<prefix> unless it is under /usr/local or /usr"
+)]
 fn the_agent_and_the_url_go_where_they_belong() {
-    let Some(google) = google() else { return };
+    let google = google();
     let google = google.as_ref();
     let robots = "User-agent: foobot\nDisallow: /\n";
     assert_eq!(
@@ -115,8 +125,12 @@ fn the_agent_and_the_url_go_where_they_belong() {
 }
 
 #[test]
+#[cfg_attr(
+    not(reptest_google),
+    ignore = "Google's robotstxt library is not linked into this build: install it (README, \"The google adapter\") and rebuild, with ROBOTSTXT_CPP_PREFIX=<prefix> unless it is under /usr/local or /usr"
+)]
 fn the_deciding_line_is_the_longest_match() {
-    let Some(google) = google() else { return };
+    let google = google();
     let google = google.as_ref();
     let robots = "User-agent: *\nDisallow: /a\nAllow: /a/b\n\nUser-agent: foobot\nAllow: /\n";
     let url = |path: &str| format!("https://example.com{path}");
@@ -146,8 +160,12 @@ fn the_deciding_line_is_the_longest_match() {
 }
 
 #[test]
+#[cfg_attr(
+    not(reptest_google),
+    ignore = "Google's robotstxt library is not linked into this build: install it (README, \"The google adapter\") and rebuild, with ROBOTSTXT_CPP_PREFIX=<prefix> unless it is under /usr/local or /usr"
+)]
 fn every_corpus_query_gets_a_verdict_except_fetch_outcomes() {
-    let Some(google) = google() else { return };
+    let google = google();
     let corpus = corpus();
     let run = runner::run(&corpus, &[google]);
     let mut problems = Vec::new();
@@ -184,22 +202,13 @@ struct Comparison {
 }
 
 /// Runs the whole corpus through implementations `a` and `b` and lists every query whose
-/// outcomes differ. `None`, with a `SKIPPED` line on stderr, when either is unregistered
-/// or unavailable.
-fn compare(corpus: &Corpus, a: &str, b: &str) -> Option<Comparison> {
+/// outcomes differ; fails when either is unregistered or unavailable.
+fn compare(corpus: &Corpus, a: &str, b: &str) -> Comparison {
     for name in [a, b] {
         match registered(name).map(|i| i.availability()) {
-            None => {
-                skipped(&format!(
-                    "comparison {a} vs {b}: `{name}` is not registered"
-                ));
-                return None;
-            }
-            Some(Availability::Unavailable { why, .. }) => {
-                skipped(&format!(
-                    "comparison {a} vs {b}: `{name}` is unavailable: {why}"
-                ));
-                return None;
+            None => panic!("comparison {a} vs {b}: `{name}` is not registered"),
+            Some(Availability::Unavailable { why, fix }) => {
+                panic!("comparison {a} vs {b}: `{name}` is unavailable: {why}; fix: {fix}")
             }
             Some(Availability::Available) => {}
         }
@@ -243,7 +252,7 @@ fn compare(corpus: &Corpus, a: &str, b: &str) -> Option<Comparison> {
             ));
         }
     }
-    Some(comparison)
+    comparison
 }
 
 /// A URL cut to 100 characters for a report line.
@@ -255,11 +264,17 @@ fn short(url: &str) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    not(reptest_google),
+    ignore = "Google's robotstxt library is not linked into this build: install it (README, \"The google adapter\") and rebuild, with ROBOTSTXT_CPP_PREFIX=<prefix> unless it is under /usr/local or /usr"
+)]
+#[cfg_attr(
+    all(reptest_google, reptest_skip_adapters),
+    ignore = "built with REPTEST_SKIP_ADAPTERS=1; install python-jwm-robotstxt with `bash harness/external/setup`"
+)]
 fn google_and_the_python_binding_of_the_same_library_agree() {
     let corpus = corpus();
-    let Some(comparison) = compare(&corpus, "google", "python-jwm-robotstxt") else {
-        return;
-    };
+    let comparison = compare(&corpus, "google", "python-jwm-robotstxt");
     eprintln!(
         "google vs python-jwm-robotstxt: {} queries with two verdicts, {} differences",
         comparison.both_verdicts,
@@ -280,7 +295,7 @@ fn google_and_the_python_binding_of_the_same_library_agree() {
 fn an_implementation_agrees_with_itself() {
     // The comparison itself, on the one implementation that is always there.
     let corpus = corpus();
-    let comparison = compare(&corpus, "reference", "reference").expect("reference is available");
+    let comparison = compare(&corpus, "reference", "reference");
     assert_eq!(comparison.both_verdicts, corpus.queries().count());
     assert!(comparison.differences.is_empty());
 }

@@ -22,8 +22,9 @@ fn text(bytes: &[u8]) -> String {
 
 /// `reptest` with the arguments of `line` (see [`words`]) and the fixture's `noop`
 /// adapter (always `allowed`, so it fails many queries) registered as `fixture-noop`,
-/// its stdout going to `stdout`.
-fn reptest(line: &str, stdout: Stdio, file_limit_kib: Option<u32>) -> Output {
+/// its stdout going to `stdout`; `shell`, when given, runs first in the same process
+/// (`ulimit -f 1`, `umask 022`).
+fn reptest(line: &str, stdout: Stdio, shell: Option<&str>) -> Output {
     let args = words(line);
     let adapters = temp_dir(&format!("adapters-{}", args.join("-").replace('/', "_")));
     std::fs::write(
@@ -31,12 +32,11 @@ fn reptest(line: &str, stdout: Stdio, file_limit_kib: Option<u32>) -> Output {
         format!("[[adapter]]\nname = \"fixture-noop\"\nlanguage = \"Rust\"\ncommand = [{FIXTURE:?}, \"noop\"]\n"),
     )
     .unwrap();
-    let mut command = match file_limit_kib {
-        // bash counts `ulimit -f` in KiB.
-        Some(limit) => {
+    let mut command = match shell {
+        Some(shell) => {
             let mut c = Command::new("bash");
             c.arg("-c")
-                .arg(format!("ulimit -f {limit} && exec \"$@\""))
+                .arg(format!("{shell} && exec \"$@\""))
                 .arg("bash")
                 .arg(REPTEST);
             c
@@ -143,7 +143,8 @@ fn a_failed_write_leaves_the_previous_files(dir: &Path, args: &str, ok: &[i32]) 
         "{args:?} wrote nothing in {}",
         dir.display()
     );
-    let limited = reptest(args, Stdio::piped(), Some(1));
+    // bash counts `ulimit -f` in KiB.
+    let limited = reptest(args, Stdio::piped(), Some("ulimit -f 1"));
     let stderr = text(&limited.stderr);
     assert_eq!(limited.status.code(), Some(2), "{args:?}: {stderr}");
     assert!(stderr.contains("cannot write"), "{args:?}: {stderr}");
@@ -275,4 +276,136 @@ fn the_handshake_cache_notices_an_upgraded_library() {
     std::fs::remove_dir(site.join("lib-1.0.dist-info")).unwrap();
     std::fs::create_dir(site.join("lib-2.0.dist-info")).unwrap();
     assert_eq!(impls(), "2.0", "the upgrade is seen");
+}
+
+/// The permission bits of every file below `dir`, by path.
+#[cfg(unix)]
+fn modes(dir: &Path) -> Vec<(PathBuf, u32)> {
+    use std::os::unix::fs::PermissionsExt;
+    snapshot(dir)
+        .into_iter()
+        .map(|(path, _)| {
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+            (path, mode)
+        })
+        .collect()
+}
+
+/// Every kind of file reptest writes (a report, a baseline, JUnit, a matrix, the exported
+/// corpus, a survey, a fuzzing report, the handshake cache) has the mode any new file has
+/// under the umask: `-rw-r--r--` under 022, `-rw-r-----` under 027, not a private 0600.
+#[cfg(unix)]
+#[test]
+fn every_file_written_follows_the_umask() {
+    for (umask, expected) in [("022", 0o644), ("027", 0o640)] {
+        let dir = temp_dir(&format!("umask-{umask}"));
+        let out = dir.join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        let input = dir.join("survey-input");
+        std::fs::create_dir_all(&input).unwrap();
+        std::fs::write(input.join("example.com"), "User-agent: *\nDisallow: /x\n").unwrap();
+        let o = out.display();
+        let commands = [
+            format!("report --impl reference --out {o}/report"),
+            format!("gate --impl reference --baseline {o}/baseline.toml --write-baseline"),
+            format!(
+                "gate --impl reference --baseline {o}/baseline.toml --report junit={o}/junit.xml"
+            ),
+            format!("run --impl reference --matrix {o}/matrix.tsv"),
+            format!("corpus export --out {o}/export"),
+            format!(
+                "survey --input {} --impl reference --out {o}/survey",
+                input.display()
+            ),
+            format!("fuzz --inputs 20 --seed 1 --impl reference,rust-robotstxt --out {o}/fuzz"),
+        ];
+        // Every kind under 022; under 027, that the umask is followed, not a fixed 0644
+        // (the quick commands only).
+        let quick = ["run ", "survey ", "fuzz "];
+        let chosen = commands
+            .iter()
+            .filter(|line| umask == "022" || quick.iter().any(|q| line.starts_with(q)));
+        let shell = format!("umask {umask}");
+        for line in chosen {
+            let run = reptest(line, Stdio::piped(), Some(&shell));
+            assert_eq!(run.status.code(), Some(0), "{line}: {}", text(&run.stderr));
+        }
+        let written = modes(&out);
+        let kinds: &[&str] = if umask == "022" {
+            &[
+                "report.html",
+                "baseline.toml",
+                "junit.xml",
+                "matrix.tsv",
+                "README.md",
+                "survey.json",
+                "fuzz-1.json",
+            ]
+        } else {
+            &["matrix.tsv", "survey.json", "fuzz-1.json"]
+        };
+        for kind in kinds {
+            assert!(
+                written.iter().any(|(p, _)| p.ends_with(kind)),
+                "no {kind} in {written:?}"
+            );
+        }
+        for (path, mode) in &written {
+            assert_eq!(
+                *mode,
+                expected,
+                "umask {umask}: {} is {mode:o}",
+                path.display()
+            );
+        }
+        // The handshake cache, in the state folder of `reptest()`'s adapters folder.
+        let impls = reptest("impls --recheck", Stdio::piped(), Some(&shell));
+        assert_eq!(impls.status.code(), Some(0), "{}", text(&impls.stderr));
+        let state = std::env::temp_dir().join(format!(
+            "reptest-outputs-{}-adapters-impls---recheck/state",
+            std::process::id()
+        ));
+        let cache = modes(&state);
+        assert!(
+            cache.iter().any(|(p, _)| p.ends_with("handshakes.json")),
+            "{cache:?}"
+        );
+        for (path, mode) in &cache {
+            assert_eq!(
+                *mode,
+                expected,
+                "umask {umask}: {} is {mode:o}",
+                path.display()
+            );
+        }
+    }
+}
+
+/// A file reptest replaces keeps its mode, whatever the umask.
+#[cfg(unix)]
+#[test]
+fn a_replaced_file_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("replaced-mode");
+    let baseline = dir.join("baseline.toml");
+    let matrix = dir.join("matrix.tsv");
+    let line = format!(
+        "gate --impl reference --baseline {} --write-baseline",
+        baseline.display()
+    );
+    for (path, mode) in [(&baseline, 0o640), (&matrix, 0o644)] {
+        std::fs::write(path, "old").unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let run = reptest(&line, Stdio::piped(), Some("umask 077"));
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let line = format!("run --impl reference --matrix {}", matrix.display());
+    let run = reptest(&line, Stdio::piped(), Some("umask 077"));
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert_eq!(
+        modes(&dir),
+        [(baseline.clone(), 0o640), (matrix.clone(), 0o644)]
+    );
+    assert_ne!(std::fs::read(&baseline).unwrap(), b"old");
+    assert_ne!(std::fs::read(&matrix).unwrap(), b"old");
 }

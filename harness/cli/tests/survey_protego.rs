@@ -9,8 +9,8 @@
 //! slowest crate, about 500 files/s with the reference; see docs/survey.md). So are the
 //! external adapters (minutes, and timeouts under load); `reptest survey` without
 //! `--impl` runs them all.
-//! Without the data this test fails naming the setup command, unless
-//! `REPTEST_SKIP_SURVEY_DATA=1`.
+//! Without the data this test fails naming the setup command, unless built with
+//! `REPTEST_SKIP_SURVEY_DATA=1`, which marks it ignored.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -19,29 +19,28 @@ use std::process::Command;
 const IMPLS: &str =
     "reference,rust-robotstxt,rust-texting-robots,rust-robotxt,rust-robots-txt,rust-robotparser";
 
-fn protego_files() -> Option<PathBuf> {
+/// The protego files; fails naming the setup command when they are not there.
+fn protego_files() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../external/.state/survey/protego-0.7.0/test_data");
     let files = std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
-    if files == 4231 {
-        return Some(dir);
-    }
-    if std::env::var("REPTEST_SKIP_SURVEY_DATA").as_deref() == Ok("1") {
-        eprintln!("SKIPPED: {} has {files} files, not 4,231", dir.display());
-        return None;
-    }
-    panic!(
+    assert!(
+        files == 4231,
         "{} has {files} files, not protego 0.7.0's 4,231: run `bash harness/external/setup \
-         survey-data` (or REPTEST_SKIP_SURVEY_DATA=1)",
+         survey-data` (or build the tests with REPTEST_SKIP_SURVEY_DATA=1 to have this one \
+         ignored)",
         dir.display()
     );
+    dir
 }
 
 #[test]
+#[cfg_attr(
+    reptest_skip_survey_data,
+    ignore = "built with REPTEST_SKIP_SURVEY_DATA=1; fetch the files with `bash harness/external/setup survey-data`"
+)]
 fn the_committed_survey_of_the_protego_files_matches_a_fresh_run() {
-    let Some(input) = protego_files() else {
-        return;
-    };
+    let input = protego_files();
     let out = tempfile::tempdir().unwrap();
     let run = Command::new(env!("CARGO_BIN_EXE_reptest"))
         .args(["survey", "--input"])

@@ -6,6 +6,9 @@
 //! [`write_all`] stages a set of files together and renames them only once every one is
 //! written, so a report folder never ends up with a mix of old and new files.
 //!
+//! A file written here has the mode any program's new file has (0666 less the umask:
+//! `-rw-r--r--` under umask 022), or, when it replaces a file, that file's mode.
+//!
 //! ```
 //! let dir = tempfile::tempdir().unwrap();
 //! let path = dir.path().join("out.txt");
@@ -36,7 +39,8 @@ pub fn write_all<B: AsRef<[u8]>>(files: &[(PathBuf, B)]) -> Result<(), String> {
 }
 
 /// Writes `bytes` into a new temporary file beside `path` (registered with
-/// [`shutdown`], so a signal removes it) and syncs it.
+/// [`shutdown`], so a signal removes it) and syncs it. The file gets the mode a newly
+/// created file gets (0666 less the umask), or the mode of the file at `path` it replaces.
 fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<NamedTempFile> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
@@ -50,12 +54,21 @@ fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<NamedTempFile> {
     if shutdown::ending() {
         return Err(std::io::Error::other("reptest is ending"));
     }
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // The mode of any new file (0666 less the umask), not tempfile's private 0600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut temp = builder.tempfile_in(dir)?;
     registry.staged.insert(temp.path().to_path_buf());
     drop(registry);
+    // A file being replaced keeps its mode (0640 stays 0640 whatever the umask).
+    if let Ok(old) = std::fs::metadata(path) {
+        if old.is_file() {
+            temp.as_file().set_permissions(old.permissions())?;
+        }
+    }
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
     Ok(temp)
@@ -114,6 +127,41 @@ mod tests {
             .filter(|p| p.starts_with(dir.path()))
             .collect();
         assert!(ours.is_empty(), "still registered: {ours:?}");
+    }
+
+    /// The mode bits of `path`.
+    #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        for old in [0o644, 0o640, 0o600, 0o664] {
+            let a = dir.path().join(format!("a-{old:o}.txt"));
+            std::fs::write(&a, "old").unwrap();
+            std::fs::set_permissions(&a, std::fs::Permissions::from_mode(old)).unwrap();
+            write(&a, b"new").unwrap();
+            assert_eq!(std::fs::read_to_string(&a).unwrap(), "new");
+            assert_eq!(mode(&a), old, "{}", a.display());
+        }
+    }
+
+    /// A new file gets the mode `File::create` would give it (0666 less the umask,
+    /// whatever the umask of the process running the tests).
+    #[cfg(unix)]
+    #[test]
+    fn a_new_file_gets_the_mode_of_any_new_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain.txt");
+        std::fs::File::create(&plain).unwrap();
+        let ours = dir.path().join("ours.txt");
+        write(&ours, b"new").unwrap();
+        assert_eq!(mode(&ours), mode(&plain));
     }
 
     #[test]

@@ -44,11 +44,13 @@
 
 pub mod atomic;
 mod implementation;
+pub mod lines;
 pub mod markup;
 pub mod nearest;
 pub mod runner;
 pub mod score;
 pub mod shutdown;
+pub mod tail;
 pub mod url;
 pub mod visible;
 

@@ -228,10 +228,5 @@ fn disk_store(command: &[String], fingerprint: Vec<(PathBuf, u64, u128)>, handsh
     let Ok(bytes) = serde_json::to_vec_pretty(&cache) else {
         return;
     };
-    let Ok(mut temp) = tempfile::NamedTempFile::new_in(dir) else {
-        return;
-    };
-    if std::io::Write::write_all(&mut temp, &bytes).is_ok() {
-        let _ = temp.persist(&file);
-    }
+    let _ = reptest_core::atomic::write(&file, &bytes);
 }

@@ -169,7 +169,7 @@ pub fn load_file(file: &Path, state: &Path, registry: &mut Registry) {
         name: name.map(str::to_string),
         message,
     };
-    let text = match std::fs::read_to_string(file) {
+    let text = match reptest_core::lines::read_text(file, reptest_core::lines::MAX_TEXT_FILE) {
         Ok(text) => text,
         Err(e) => {
             registry

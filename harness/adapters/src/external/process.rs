@@ -5,23 +5,21 @@
 //!
 //! Whatever the process does, it costs bounded memory: stdout travels through a bounded
 //! channel (at most [`CHUNKS_IN_FLIGHT`] chunks of 64 KiB), a line is read up to
-//! [`MAX_LINE`] bytes, and of stderr only the first bytes of each of the last lines are
-//! kept. Its process group is registered with [`reptest_core::shutdown`] while it lives, so a
+//! [`MAX_LINE`] bytes (by [`reptest_core::lines::LineReader`], the reader of every line
+//! reptest does not control), and of stderr only the first bytes of each of the last lines
+//! are kept ([`reptest_core::tail::Tail`], as of a crawler's output). Its process group is registered with [`reptest_core::shutdown`] while it lives, so a
 //! signal that ends reptest ends the adapter and whatever it started.
 
-use super::protocol::truncate;
+use reptest_core::lines::{Line, LineReader};
 use reptest_core::shutdown;
-use std::collections::VecDeque;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use reptest_core::tail::{drain_into, Tail};
+use std::io::{self, Read, Write};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Lines of stderr kept for error reports, and the bytes kept of each.
-const STDERR_LINES: usize = 20;
-const STDERR_LINE_BYTES: usize = 300;
 /// An answer line longer than this is not waited for.
 pub(crate) const MAX_LINE: usize = 1 << 20;
 /// Chunks of stdout read ahead of the consumer; the reader waits when they are full.
@@ -47,14 +45,8 @@ enum Chunk {
 pub(crate) struct Child {
     child: std::process::Child,
     stdin: Option<Sender<Vec<u8>>>,
-    stdout: Receiver<Chunk>,
-    buffer: Vec<u8>,
-    /// Start of the unread part of `buffer`.
-    start: usize,
-    /// `buffer[start..scanned]` holds no newline.
-    scanned: usize,
-    eof: bool,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stdout: LineReader<Chunks>,
+    stderr: Arc<Mutex<Tail>>,
     stderr_done: Receiver<()>,
     status: Option<ExitStatus>,
 }
@@ -123,12 +115,12 @@ impl Child {
             thread::spawn(move || read_chunks(pipe, &tx));
         }
 
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let stderr = Arc::new(Mutex::new(Tail::default()));
         let (done_tx, stderr_done) = mpsc::channel();
         if let Some(pipe) = child.stderr.take() {
             let ring = Arc::clone(&stderr);
             thread::spawn(move || {
-                keep_last_lines(pipe, &ring);
+                drain_into(pipe, &ring);
                 drop(done_tx);
             });
         }
@@ -136,11 +128,7 @@ impl Child {
         Ok(Child {
             child,
             stdin,
-            stdout,
-            buffer: Vec::new(),
-            start: 0,
-            scanned: 0,
-            eof: false,
+            stdout: LineReader::new(Chunks::new(stdout), MAX_LINE),
             stderr,
             stderr_done,
             status: None,
@@ -167,52 +155,25 @@ impl Child {
         deadline: Instant,
         max: usize,
     ) -> Result<&[u8], ReadError> {
-        loop {
-            if Instant::now() >= deadline {
-                return Err(ReadError::Timeout);
-            }
-            if let Some(at) = self.buffer[self.scanned..].iter().position(|&b| b == b'\n') {
-                let (start, end) = (self.start, self.scanned + at);
-                self.start = end + 1;
-                self.scanned = self.start;
-                return Ok(&self.buffer[start..end]);
-            }
-            self.scanned = self.buffer.len();
-            if self.eof {
-                return Err(ReadError::Eof);
-            }
-            if self.buffer.len() - self.start > max {
-                return Err(ReadError::TooLong);
-            }
-            if self.start > 0 {
-                self.buffer.drain(..self.start);
-                self.scanned -= self.start;
-                self.start = 0;
-            }
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.stdout.recv_timeout(wait) {
-                Ok(Chunk::Data(data)) => self.buffer.extend_from_slice(&data),
-                Ok(Chunk::End) | Err(RecvTimeoutError::Disconnected) => self.eof = true,
-                Err(RecvTimeoutError::Timeout) => return Err(ReadError::Timeout),
-            }
+        if Instant::now() >= deadline {
+            return Err(ReadError::Timeout);
+        }
+        self.stdout.source_mut().deadline = deadline;
+        match self.stdout.next_line_within(max) {
+            Ok(Some(Line::Complete(line))) => Ok(line),
+            // A last line without its newline is not an answer: the process stopped
+            // writing it.
+            Ok(Some(Line::Unterminated(_)) | None) => Err(ReadError::Eof),
+            Ok(Some(Line::TooLong)) => Err(ReadError::TooLong),
+            Err(_) => Err(ReadError::Timeout),
         }
     }
 
-    /// Everything left on stdout until it closes, or `None` if it is still open at
-    /// `deadline`.
+    /// Everything left on stdout until it closes (cut after [`MAX_LINE`] bytes), or `None`
+    /// if it is still open at `deadline`.
     pub(crate) fn read_to_end(&mut self, deadline: Instant) -> Option<Vec<u8>> {
-        while !self.eof {
-            if self.buffer.len() - self.start > MAX_LINE {
-                break;
-            }
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.stdout.recv_timeout(wait) {
-                Ok(Chunk::Data(data)) => self.buffer.extend_from_slice(&data),
-                Ok(Chunk::End) | Err(RecvTimeoutError::Disconnected) => self.eof = true,
-                Err(RecvTimeoutError::Timeout) => return None,
-            }
-        }
-        Some(self.buffer.split_off(self.start))
+        self.stdout.source_mut().deadline = deadline;
+        self.stdout.read_rest(MAX_LINE).ok()
     }
 
     /// Waits for the process to exit until `deadline`; `None` if it is still running.
@@ -296,12 +257,13 @@ impl Child {
         let Ok(ring) = self.stderr.lock() else {
             return String::new();
         };
-        let lines: Vec<&str> = ring
+        let all = ring.lines();
+        let lines: Vec<&str> = all
             .iter()
             .rev()
+            .map(|l| l.trim_end())
             .filter(|l| !l.is_empty())
             .take(5)
-            .map(String::as_str)
             .collect();
         lines.into_iter().rev().collect::<Vec<_>>().join(" | ")
     }
@@ -310,6 +272,47 @@ impl Child {
 impl Drop for Child {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// The chunks of stdout as a [`Read`] with a deadline: past it, a read that would wait
+/// fails with [`io::ErrorKind::TimedOut`]; after [`Chunk::End`] it reads nothing.
+pub(crate) struct Chunks {
+    chunks: Receiver<Chunk>,
+    current: Vec<u8>,
+    /// Bytes of `current` already read.
+    used: usize,
+    deadline: Instant,
+}
+
+impl Chunks {
+    fn new(chunks: Receiver<Chunk>) -> Self {
+        Chunks {
+            chunks,
+            current: Vec::new(),
+            used: 0,
+            deadline: Instant::now(),
+        }
+    }
+}
+
+impl Read for Chunks {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.used == self.current.len() {
+            if Instant::now() >= self.deadline {
+                return Err(io::ErrorKind::TimedOut.into());
+            }
+            let wait = self.deadline.saturating_duration_since(Instant::now());
+            match self.chunks.recv_timeout(wait) {
+                Ok(Chunk::Data(data)) => (self.current, self.used) = (data, 0),
+                Ok(Chunk::End) | Err(RecvTimeoutError::Disconnected) => return Ok(0),
+                Err(RecvTimeoutError::Timeout) => return Err(io::ErrorKind::TimedOut.into()),
+            }
+        }
+        let n = buf.len().min(self.current.len() - self.used);
+        buf[..n].copy_from_slice(&self.current[self.used..self.used + n]);
+        self.used += n;
+        Ok(n)
     }
 }
 
@@ -332,52 +335,6 @@ fn read_chunks(mut pipe: impl Read, tx: &SyncSender<Chunk>) {
     let _ = tx.send(Chunk::End);
 }
 
-/// Reads stderr to its end, keeping in `ring` the last [`STDERR_LINES`] lines, each cut
-/// to [`STDERR_LINE_BYTES`]: a line of any length costs at most that much.
-fn keep_last_lines(pipe: impl Read, ring: &Mutex<VecDeque<String>>) {
-    let mut reader = BufReader::with_capacity(8 << 10, pipe);
-    let mut line: Vec<u8> = Vec::with_capacity(STDERR_LINE_BYTES);
-    loop {
-        let (ended, used) = match reader.fill_buf() {
-            Ok([]) => (true, 0),
-            Ok(bytes) => match bytes.iter().position(|&b| b == b'\n') {
-                Some(at) => {
-                    keep_prefix(&mut line, &bytes[..at]);
-                    (true, at + 1)
-                }
-                None => {
-                    keep_prefix(&mut line, bytes);
-                    (false, bytes.len())
-                }
-            },
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => (true, 0),
-        };
-        let closed = ended && used == 0;
-        reader.consume(used);
-        if ended && !(closed && line.is_empty()) {
-            let text = String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(&line));
-            let text = truncate(text.trim_end(), STDERR_LINE_BYTES);
-            line.clear();
-            let Ok(mut ring) = ring.lock() else { return };
-            if ring.len() == STDERR_LINES {
-                ring.pop_front();
-            }
-            ring.push_back(text);
-        }
-        if closed {
-            return;
-        }
-    }
-}
-
-/// Appends to `line` as much of `bytes` as fits in [`STDERR_LINE_BYTES`] (+ 4 bytes, so
-/// a cut is visible as `…`).
-fn keep_prefix(line: &mut Vec<u8>, bytes: &[u8]) {
-    let room = (STDERR_LINE_BYTES + 4).saturating_sub(line.len());
-    line.extend_from_slice(&bytes[..bytes.len().min(room)]);
-}
-
 /// Kills the child's process group (it leads one: `process_group(0)`), so helpers it
 /// started die with it and release the pipes.
 fn kill_group(child: &std::process::Child) {
@@ -396,15 +353,16 @@ fn kill_group(child: &std::process::Child) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use reptest_core::tail::LINE_BYTES;
 
     #[test]
     fn stderr_keeps_the_start_of_each_of_the_last_lines_of_any_length() {
         let mut input = b"first\n".to_vec();
         input.extend(std::iter::repeat_n(b'x', 10 << 20));
         input.extend_from_slice(b"\r\nlast line without newline");
-        let ring = Mutex::new(VecDeque::new());
-        keep_last_lines(&input[..], &ring);
-        let ring = ring.into_inner().unwrap();
+        let ring = Mutex::new(Tail::default());
+        drain_into(&input[..], &ring);
+        let ring = ring.into_inner().unwrap().lines();
         assert_eq!(ring.len(), 3);
         assert_eq!(ring[0], "first");
         assert!(
@@ -412,7 +370,7 @@ mod tests {
             "{}",
             ring[1]
         );
-        assert!(ring[1].chars().count() <= STDERR_LINE_BYTES + 1);
+        assert!(ring[1].chars().count() <= LINE_BYTES + 1);
         assert_eq!(ring[2], "last line without newline");
     }
 

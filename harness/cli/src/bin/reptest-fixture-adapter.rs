@@ -52,9 +52,10 @@
 //! request, so a pipelining client gets them in large writes.
 
 use reptest::impls::external::protocol::{self, Handshake, HandshakeCapabilities};
+use reptest::lines::{Line, LineReader, MAX_REQUEST_LINE};
 use serde::Deserialize;
 use std::borrow::Cow;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
 #[derive(Deserialize)]
@@ -101,7 +102,7 @@ fn main() -> ExitCode {
         Some("v2") => Mode::V2,
         Some("v3") => {
             println!("{{\"protocol\":3,\"name\":\"fixture\",\"version\":\"3\"}}");
-            let _ = std::io::stdin().lock().read_line(&mut String::new());
+            wait_for_a_line();
             return ExitCode::SUCCESS;
         }
         Some(
@@ -114,7 +115,7 @@ fn main() -> ExitCode {
         }
         Some("bad-handshake") => {
             println!("hello, I am not a handshake");
-            let _ = std::io::stdin().lock().read_line(&mut String::new());
+            wait_for_a_line();
             return ExitCode::SUCCESS;
         }
         Some("per-query") if args.len() == 4 => return per_query(&args[1], &args[2]),
@@ -206,9 +207,13 @@ fn misbehave(fault: &str) -> std::io::Result<()> {
     }
 }
 
+/// Waits for one line of stdin (or its end), keeping none of it.
+fn wait_for_a_line() {
+    let _ = LineReader::new(std::io::stdin().lock(), MAX_REQUEST_LINE).next_line();
+}
+
 fn serve(mode: Mode) -> std::io::Result<()> {
-    let stdin = std::io::stdin().lock();
-    let mut input = BufReader::with_capacity(64 << 10, stdin);
+    let mut input = LineReader::new(std::io::stdin().lock(), MAX_REQUEST_LINE);
     let mut output = BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
     let version = if mode == Mode::V2 {
         protocol::BATCH_VERSION
@@ -216,13 +221,20 @@ fn serve(mode: Mode) -> std::io::Result<()> {
         protocol::VERSION
     };
     handshake_of(&mut output, mode != Mode::Paths, version)?;
-    let mut line = Vec::new();
     loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return output.flush();
-        }
-        let request: Request<'_> = match serde_json::from_slice(&line) {
+        let line = match input.next_line()? {
+            None => return output.flush(),
+            Some(Line::Complete(line) | Line::Unterminated(line)) => line,
+            Some(Line::TooLong) => {
+                protocol::write_line(
+                    &mut output,
+                    &serde_json::json!({"id": null, "error": "request line too long"}),
+                )?;
+                flush_if_idle(&input, &mut output)?;
+                continue;
+            }
+        };
+        let request: Request<'_> = match serde_json::from_slice(line) {
             Ok(request) => request,
             Err(e) => {
                 protocol::write_line(
@@ -347,10 +359,10 @@ fn answer_batch(id: u64, queries: &[Query<'_>], output: &mut impl Write) -> std:
 }
 
 fn flush_if_idle(
-    input: &BufReader<impl std::io::Read>,
+    input: &LineReader<impl std::io::Read>,
     output: &mut impl Write,
 ) -> std::io::Result<()> {
-    if !input.buffer().contains(&b'\n') {
+    if !input.has_buffered_line() {
         output.flush()?;
     }
     Ok(())

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 /// Input lines: {"id": any (optional), "robots": "..." or "robots_b64": "...", "agent":
 /// "...", "url": "..."}. Output lines: {"id": ..., "verdict": "allowed"|"disallowed",
 /// "line": N} or {"id": ..., "error": "..."}: one line out for every line in. A bad or
-/// blank line gets an error answer and the stream goes on; the exit code is 2 if any line
-/// was bad.
+/// blank line, or one longer than 16 MiB (skipped to its newline), gets an error answer
+/// and the stream goes on; the exit code is 2 if any line was bad.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]

@@ -86,16 +86,12 @@ pub fn interrupt_and_expect_nothing_left(child: &mut std::process::Child, tag: &
     }
 }
 
-/// Whether what a test needs is here: `true` when `missing` is `None`; otherwise `false`
-/// with a `SKIPPED` line when `skip_var=1` is set, else a panic naming what is missing
-/// and `fix` (so CI, which installs everything, never skips silently).
-pub fn needed(missing: Option<String>, skip_var: &str, fix: &str) -> bool {
-    let Some(missing) = missing else {
-        return true;
-    };
-    if std::env::var(skip_var).as_deref() == Ok("1") {
-        eprintln!("SKIPPED: {missing} ({skip_var}=1)");
-        return false;
+/// Fails the test naming what is missing and `fix` (the command that installs it) when
+/// `missing` is `Some`. A test that needs an optional component is also marked
+/// `#[cfg_attr(reptest_skip_..., ignore = "...")]` (see build.rs): built with
+/// `skip_var=1`, it is reported as ignored, with its reason, never run to a silent pass.
+pub fn require(missing: Option<String>, skip_var: &str, fix: &str) {
+    if let Some(missing) = missing {
+        panic!("{missing}: {fix} (or build the tests with {skip_var}=1 to have them ignored)");
     }
-    panic!("{missing}: {fix} (or {skip_var}=1)");
 }

@@ -269,7 +269,7 @@ impl Baseline {
 
     /// Reads and validates the baseline at `path`.
     pub fn load(path: &Path) -> Result<Self, BaselineError> {
-        match std::fs::read_to_string(path) {
+        match reptest_core::lines::read_text(path, reptest_core::lines::MAX_TEXT_FILE) {
             Ok(text) => Self::parse(&text, path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 Err(BaselineError::Missing(path.to_path_buf()))

@@ -38,7 +38,7 @@ struct Table {
 
 /// Reads the expectations file: every agent a product token (RFC 9309 §2.2.1) or `*`.
 pub(super) fn load(path: &Path) -> Result<Vec<Expectation>, String> {
-    let text = std::fs::read_to_string(path)
+    let text = reptest::lines::read_text(path, reptest::lines::MAX_TEXT_FILE)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let file: File = toml::from_str(&text).map_err(|e| {
         let line = e
