@@ -9,8 +9,9 @@ Reads `rust-version` from [workspace.package] in the root Cargo.toml and fails w
    Linux x86_64 only) declares a rust-version newer than ours: cargo on that toolchain
    would refuse to build it, so the lock file would have to pin an older version;
 3. something turns clippy's `incompatible_msrv` lint off or lowers the version it
-   checks against (`allow(clippy::incompatible_msrv)` in a source file, an `msrv` key in
-   a clippy.toml): that lint, run by the clippy step, is the check of our own code.
+   checks against (`allow` or `expect(clippy::incompatible_msrv)` in a source file, a
+   level for it in a Cargo.toml's [lints], an `msrv` key in a clippy.toml): that lint,
+   denied by the clippy steps, is the check of our own code.
 
 What this proves and what it does not is said in .ci/run, beside the step.
 """
@@ -71,8 +72,12 @@ def lint_escapes():
     for name in tracked:
         path = ROOT / name
         if name.endswith(".rs") and path.is_file():
-            if re.search(r"allow\s*\([^)]*incompatible_msrv", path.read_text(errors="replace")):
+            if re.search(r"(allow|expect)\s*\([^)]*incompatible_msrv",
+                         path.read_text(errors="replace")):
                 problems.append(f"{name} allows clippy::incompatible_msrv")
+        elif path.name == "Cargo.toml" and path.is_file():
+            if re.search(r"incompatible_msrv\s*=", path.read_text()):
+                problems.append(f"{name} sets the level of clippy::incompatible_msrv")
         elif path.name in ("clippy.toml", ".clippy.toml") and path.is_file():
             if re.search(r"^\s*msrv\s*=", path.read_text(), re.MULTILINE):
                 problems.append(f"{name} sets msrv (clippy must read rust-version)")
