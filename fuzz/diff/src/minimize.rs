@@ -506,7 +506,7 @@ impl<F: FnMut(&[u8], &FuzzQuery) -> bool> Minimizer<F> {
 }
 
 /// A body this large may need its size (the generator pads to the 500 KiB limits):
-/// [`Minimizer::blank_lines_in_place`] shrinks its records without moving any line.
+/// the minimizer's private `blank_lines_in_place` shrinks its records without moving any line.
 pub const LARGE_BODY: usize = 64 * 1024;
 
 fn is_comment_line(line: &[u8]) -> bool {

@@ -10,7 +10,7 @@
 //!   program, of every argument that is a file, of every file in the adapter's folder
 //!   (the adapter script and its pinned lock files), and of the places where the library
 //!   itself is installed, which change whenever a package manager installs or upgrades
-//!   one ([`library_places`]). A run always handshakes (it needs the process anyway) and
+//!   one (`library_places`, a private function below). A run always handshakes (it needs the process anyway) and
 //!   so refreshes the cache.
 //!
 //! A cached handshake holds the protocol version the adapter said (1 or 2), so a cached
