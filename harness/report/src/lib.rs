@@ -12,9 +12,12 @@
 
 mod access;
 pub mod gate;
+pub mod github;
 pub mod html;
+pub mod junit;
 pub mod markdown;
 mod model;
+pub mod policy;
 
 pub use access::{AccessCell, AccessRow, AccessView};
 pub use model::{

@@ -2,7 +2,8 @@
 
 use super::baseline::*;
 use super::compare::*;
-use reptest_core::markup::escape as xml_escape;
+use crate::github::{Annotation, Level};
+use crate::junit::{self, Suite, TestCase, Verdict};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -171,132 +172,62 @@ pub(super) fn classname(query: &Judged) -> String {
     format!("reptest.{group}")
 }
 
-/// The JUnit XML report (the Jenkins / Surefire schema most CI systems read): one
-/// `<testsuites>` holding one `<testsuite name="reptest gate: IMPL">`, one `<testcase>`
-/// per corpus query. Regressions and stale entries (and new failures with strict) are
-/// `<failure type="regression|stale|new-failure">`; known failures, non-fatal new
-/// failures and unsupported queries are `<skipped>`; everything else passes.
+/// The JUnit XML report (the Jenkins / Surefire schema most CI systems read, written
+/// with [`crate::junit`]): one `<testsuites>` holding one `<testsuite name="reptest gate:
+/// IMPL">`, one `<testcase>` per corpus query. Regressions and stale entries (and new
+/// failures with strict) are `<failure type="regression|stale|new-failure">`; known
+/// failures, non-fatal new failures and unsupported queries are `<skipped>`; everything
+/// else passes.
 pub fn junit(result: &GateResult, context: &Context) -> String {
-    let mut cases = String::new();
-    let (mut failures, mut skipped) = (0usize, 0usize);
-    for entry in &result.entries {
-        let q = &entry.query;
-        let _ = write!(
-            cases,
-            "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\" line=\"{}\"",
-            xml_escape(&classname(q)),
-            xml_escape(&q.id),
-            xml_escape(&context.show(&q.file)),
-            q.line
-        );
-        let expected_got = format!("expected {}, got {}", q.expected, q.detail);
-        let detail = format!(
-            "{}\nagent: {}\nurl: {}\nexpected: {}\ngot: {}\n{}",
-            describe(entry, context),
-            q.agent,
-            q.url,
-            q.expected,
-            q.detail,
-            explain(entry).join("\n")
-        );
-        let failure = |kind: &str, message: String, extra: &str| {
-            format!(
-                ">\n      <failure message=\"{}\" type=\"{kind}\">{}</failure>\n    </testcase>\n",
-                xml_escape(&message),
-                xml_escape(&format!("{detail}{extra}"))
-            )
-        };
-        let skip = |message: String| {
-            format!(
-                ">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
-                xml_escape(&message)
-            )
-        };
-        let body = match entry.status {
-            Status::Passed | Status::NewPass => "/>\n".to_string(),
-            Status::Regression => {
-                failures += 1;
-                failure(
-                    "regression",
-                    format!("regression: passed in the baseline, now {expected_got}"),
-                    "",
-                )
-            }
-            Status::Stale => {
-                failures += 1;
-                failure(
-                    "stale",
-                    format!(
-                        "stale known failure: passes now; remove its [[known_failure]] entry from {}",
-                        context.baseline.display()
-                    ),
-                    &format!(
-                        "\nfix: delete the [[known_failure]] entry with id = \"{}\" from {}",
-                        q.id,
-                        context.baseline.display()
-                    ),
-                )
-            }
-            Status::NewFailure if result.strict => {
-                failures += 1;
-                failure(
-                    "new-failure",
-                    format!("new failure (not in the baseline): {expected_got}"),
-                    "",
-                )
-            }
-            Status::NewFailure => {
-                skipped += 1;
-                skip(format!("new failure, not in the baseline: {expected_got}"))
-            }
-            Status::KnownFailure => {
-                skipped += 1;
-                let reason = entry
-                    .reason
-                    .as_deref()
-                    .map(|r| format!(" ({r})"))
-                    .unwrap_or_default();
-                skip(format!("known failure: {expected_got}{reason}"))
-            }
-            Status::Unsupported => {
-                skipped += 1;
-                skip(q.detail.clone())
-            }
-        };
-        cases.push_str(&body);
+    let cases: Vec<TestCase> = result
+        .entries
+        .iter()
+        .map(|entry| testcase(entry, result.strict, context))
+        .collect();
+    let count = |failed: bool| {
+        cases
+            .iter()
+            .filter(|case| match case.verdict {
+                Verdict::Failure { .. } => failed,
+                Verdict::Skipped { .. } => !failed,
+                Verdict::Passed => false,
+            })
+            .count()
+    };
+    let mut out = String::new();
+    junit::open(
+        &mut out,
+        &Suite {
+            name: &format!("reptest gate: {}", result.implementation),
+            tests: cases.len(),
+            failures: count(true),
+            skipped_and_time: Some((count(false), context.elapsed)),
+            name_on_testsuites: true,
+        },
+    );
+    junit::properties(&mut out, &junit_properties(result, context));
+    for case in &cases {
+        case.write(&mut out);
     }
-    let tests = result.entries.len();
-    let time = format!("{:.3}", context.elapsed.as_secs_f64());
-    let name = xml_escape(&format!("reptest gate: {}", result.implementation));
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"{name}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{time}\">"
-    );
-    let _ = writeln!(
-        out,
-        "  <testsuite name=\"{name}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{time}\">"
-    );
-    out.push_str("    <properties>\n");
-    let properties = [
-        ("implementation", result.implementation.as_str()),
-        ("profile", result.profile.as_str()),
-        ("baseline", &context.baseline.display().to_string()),
-        ("corpus", result.corpus.as_str()),
-        ("baseline_corpus", result.baseline_corpus.as_str()),
-        ("verdict", &result.verdict()),
+    junit::system_out(&mut out, &junit_notes(result).join("\n"));
+    junit::close(&mut out);
+    out
+}
+
+/// The suite's properties: what was gated, against what, and the verdict.
+fn junit_properties(result: &GateResult, context: &Context) -> Vec<(&'static str, String)> {
+    vec![
+        ("implementation", result.implementation.clone()),
+        ("profile", result.profile.as_str().to_string()),
+        ("baseline", context.baseline.display().to_string()),
+        ("corpus", result.corpus.clone()),
+        ("baseline_corpus", result.baseline_corpus.clone()),
+        ("verdict", result.verdict()),
     ]
-    .map(|(k, v)| (k, v.to_string()));
-    for (key, value) in &properties {
-        let _ = writeln!(
-            out,
-            "      <property name=\"{}\" value=\"{}\"/>",
-            xml_escape(key),
-            xml_escape(value)
-        );
-    }
-    out.push_str("    </properties>\n");
-    out.push_str(&cases);
+}
+
+/// The suite's notes: missing ids, a changed corpus, the verdict.
+fn junit_notes(result: &GateResult) -> Vec<String> {
     let mut notes = Vec::new();
     if !result.missing.is_empty() {
         notes.push(format!(
@@ -311,44 +242,98 @@ pub fn junit(result: &GateResult, context: &Context) -> String {
         ));
     }
     notes.push(result.verdict());
-    let _ = writeln!(
-        out,
-        "    <system-out>{}</system-out>",
-        xml_escape(&notes.join("\n"))
-    );
-    out.push_str("  </testsuite>\n</testsuites>\n");
-    out
+    notes
 }
 
-/// Escapes the message of a GitHub Actions workflow command: `%`, CR and LF.
-pub fn github_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+/// One query as a `<testcase>`, at its case file and line.
+fn testcase(entry: &Entry, strict: bool, context: &Context) -> TestCase {
+    let q = &entry.query;
+    TestCase {
+        classname: classname(q),
+        name: q.id.clone(),
+        location: Some((context.show(&q.file), q.line)),
+        verdict: junit_verdict(entry, strict, context),
+        system_out: None,
+    }
 }
 
-/// Escapes a property value of a GitHub Actions workflow command (`file=`, `title=`):
-/// as [`github_data`], plus `:` and `,`.
-pub fn github_property(text: &str) -> String {
-    github_data(text).replace(':', "%3A").replace(',', "%2C")
+/// How a query's `<testcase>` ends, by its status (see [`junit`]).
+fn junit_verdict(entry: &Entry, strict: bool, context: &Context) -> Verdict {
+    let q = &entry.query;
+    let expected_got = format!("expected {}, got {}", q.expected, q.detail);
+    let failure = |kind, message, extra: &str| Verdict::Failure {
+        message,
+        kind: Some(kind),
+        detail: format!("{}{extra}", failure_detail(entry, context)),
+    };
+    let skip = |message| Verdict::Skipped { message };
+    match entry.status {
+        Status::Passed | Status::NewPass => Verdict::Passed,
+        Status::Regression => failure(
+            "regression",
+            format!("regression: passed in the baseline, now {expected_got}"),
+            "",
+        ),
+        Status::Stale => failure(
+            "stale",
+            format!(
+                "stale known failure: passes now; remove its [[known_failure]] entry from {}",
+                context.baseline.display()
+            ),
+            &format!(
+                "\nfix: delete the [[known_failure]] entry with id = \"{}\" from {}",
+                q.id,
+                context.baseline.display()
+            ),
+        ),
+        Status::NewFailure if strict => failure(
+            "new-failure",
+            format!("new failure (not in the baseline): {expected_got}"),
+            "",
+        ),
+        Status::NewFailure => skip(format!("new failure, not in the baseline: {expected_got}")),
+        Status::KnownFailure => {
+            let reason = entry
+                .reason
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
+            skip(format!("known failure: {expected_got}{reason}"))
+        }
+        Status::Unsupported => skip(q.detail.clone()),
+    }
 }
 
-/// GitHub Actions workflow commands: `::error` for each regression and stale entry (and
-/// new failure with strict), `::warning` for new failures and missing ids, then a
-/// `::notice` with the verdict. Annotations carry the query's case file and line.
+/// A failure's text: the query in one line, each of its fields, and [`explain`].
+fn failure_detail(entry: &Entry, context: &Context) -> String {
+    let q = &entry.query;
+    format!(
+        "{}\nagent: {}\nurl: {}\nexpected: {}\ngot: {}\n{}",
+        describe(entry, context),
+        q.agent,
+        q.url,
+        q.expected,
+        q.detail,
+        explain(entry).join("\n")
+    )
+}
+
+/// GitHub Actions workflow commands (written with [`crate::github`]): `::error` for each
+/// regression and stale entry (and new failure with strict), `::warning` for new failures
+/// and missing ids, then a `::notice` with the verdict. Annotations carry the query's case
+/// file and line.
 pub fn github(result: &GateResult, context: &Context) -> String {
     let mut out = String::new();
-    let mut annotate = |level: &str, entry: &Entry, title: &str, message: String| {
+    let mut annotate = |level, entry: &Entry, title: &str, message: String| {
         let q = &entry.query;
-        let message = format!("{message}\n{}", explain(entry).join("\n"));
-        let _ = writeln!(
-            out,
-            "::{level} file={},line={},title={}::{}",
-            github_property(&context.show(&q.file)),
-            q.line,
-            github_property(&format!("{title} {}", q.id)),
-            github_data(&message)
-        );
+        Annotation {
+            level,
+            file: Some(&context.show(&q.file)),
+            line: Some(q.line),
+            title: &format!("{title} {}", q.id),
+            message: &format!("{message}\n{}", explain(entry).join("\n")),
+        }
+        .write(&mut out);
     };
     for entry in &result.regressions {
         let q = &entry.query;
@@ -356,7 +341,7 @@ pub fn github(result: &GateResult, context: &Context) -> String {
             "expected {}, got {} (agent={} url={}; passed in the baseline)",
             q.expected, q.detail, q.agent, q.url
         );
-        annotate("error", entry, "reptest regression", message);
+        annotate(Level::Error, entry, "reptest regression", message);
     }
     for entry in &result.stale {
         let q = &entry.query;
@@ -366,9 +351,13 @@ pub fn github(result: &GateResult, context: &Context) -> String {
             q.detail,
             context.baseline.display()
         );
-        annotate("error", entry, "reptest stale known failure", message);
+        annotate(Level::Error, entry, "reptest stale known failure", message);
     }
-    let level = if result.strict { "error" } else { "warning" };
+    let level = if result.strict {
+        Level::Error
+    } else {
+        Level::Warning
+    };
     for entry in &result.new_failures {
         let q = &entry.query;
         let message = format!(
@@ -378,16 +367,30 @@ pub fn github(result: &GateResult, context: &Context) -> String {
         annotate(level, entry, "reptest new failure", message);
     }
     for id in &result.missing {
-        let _ = writeln!(
-            out,
-            "::warning file={},title={}::{}",
-            github_property(&context.baseline.display().to_string()),
-            github_property(&format!("reptest missing query {id}")),
-            github_data(&format!(
+        Annotation {
+            level: Level::Warning,
+            file: Some(&context.baseline.display().to_string()),
+            line: None,
+            title: &format!("reptest missing query {id}"),
+            message: &format!(
                 "{id} is in the baseline but no longer in the corpus; re-record the baseline"
-            ))
-        );
+            ),
+        }
+        .write(&mut out);
     }
+    Annotation {
+        level: Level::Notice,
+        file: None,
+        line: None,
+        title: "reptest gate",
+        message: &github_summary(result, context),
+    }
+    .write(&mut out);
+    out
+}
+
+/// The closing notice of [`github`]: the verdict and the counts.
+fn github_summary(result: &GateResult, context: &Context) -> String {
     let mut summary = format!(
         "{}: {} ({} queries, {} passed, {} known failures, {} new failures, {} unsupported)",
         result.implementation,
@@ -404,11 +407,5 @@ pub fn github(result: &GateResult, context: &Context) -> String {
     if !result.is_ok() {
         summary.push_str(&format!("; re-record: {}", context.rerecord));
     }
-    let _ = writeln!(
-        out,
-        "::notice title={}::{}",
-        github_property("reptest gate"),
-        github_data(&summary)
-    );
-    out
+    summary
 }
