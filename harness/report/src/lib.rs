@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 mod access;
+mod build;
 pub mod gate;
 pub mod github;
 pub mod html;
