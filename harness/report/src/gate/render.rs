@@ -90,25 +90,17 @@ pub fn human(result: &GateResult, context: &Context) -> String {
         "{} queries: {} passed, {} known failures still failing, {} new failures, {} unsupported",
         c.queries, c.passed, c.known_failures, c.new_failures, c.unsupported
     );
-    let mut section = |title: &str, entries: &[Entry]| {
-        let _ = writeln!(out, "\n{title}: {}", entries.len());
-        if entries.is_empty() {
-            out.push_str("  none\n");
-        }
-        for entry in entries {
-            let _ = writeln!(out, "  {}", describe(entry, context));
-            for line in explain(entry) {
-                let _ = writeln!(out, "      {line}");
-            }
-        }
-    };
     section(
+        &mut out,
         "Regressions (passed in the baseline, fail now)",
         &result.regressions,
+        context,
     );
     section(
+        &mut out,
         "Stale known failures (pass now: remove them from the baseline)",
         &result.stale,
+        context,
     );
     if !result.new_failures.is_empty() {
         let title = if result.strict {
@@ -116,7 +108,7 @@ pub fn human(result: &GateResult, context: &Context) -> String {
         } else {
             "New failures (not in the baseline; add them with --write-baseline)"
         };
-        section(title, &result.new_failures);
+        section(&mut out, title, &result.new_failures, context);
     }
     if !result.missing.is_empty() {
         let _ = writeln!(
@@ -137,24 +129,43 @@ pub fn human(result: &GateResult, context: &Context) -> String {
     }
     let _ = writeln!(out, "\n{}", result.verdict());
     if !result.is_ok() {
-        if !result.regressions.is_empty() {
-            out.push_str(
-                "fix: make the regressed queries pass again; to accept them as known failures instead, re-record the baseline\n",
-            );
-        }
-        if !result.stale.is_empty() {
-            let _ = writeln!(
-                out,
-                "fix: delete the stale [[known_failure]] entries from {} (or re-record it; reasons are kept)",
-                context.baseline.display()
-            );
-        }
-        if result.strict && !result.new_failures.is_empty() {
-            out.push_str("fix: make the new failures pass, or record them with --write-baseline\n");
-        }
-        let _ = writeln!(out, "re-record: {}", context.rerecord);
+        fixes(&mut out, result, context);
     }
     out
+}
+
+/// One titled list of the human report: its count, then each query explained.
+fn section(out: &mut String, title: &str, entries: &[Entry], context: &Context) {
+    let _ = writeln!(out, "\n{title}: {}", entries.len());
+    if entries.is_empty() {
+        out.push_str("  none\n");
+    }
+    for entry in entries {
+        let _ = writeln!(out, "  {}", describe(entry, context));
+        for line in explain(entry) {
+            let _ = writeln!(out, "      {line}");
+        }
+    }
+}
+
+/// What fixes a failed gate, each cause its line, then the command that re-records.
+fn fixes(out: &mut String, result: &GateResult, context: &Context) {
+    if !result.regressions.is_empty() {
+        out.push_str(
+            "fix: make the regressed queries pass again; to accept them as known failures instead, re-record the baseline\n",
+        );
+    }
+    if !result.stale.is_empty() {
+        let _ = writeln!(
+            out,
+            "fix: delete the stale [[known_failure]] entries from {} (or re-record it; reasons are kept)",
+            context.baseline.display()
+        );
+    }
+    if result.strict && !result.new_failures.is_empty() {
+        out.push_str("fix: make the new failures pass, or record them with --write-baseline\n");
+    }
+    let _ = writeln!(out, "re-record: {}", context.rerecord);
 }
 
 /// The JUnit class name of a query: `reptest.` and its first requirement with dots as
@@ -325,15 +336,7 @@ fn failure_detail(entry: &Entry, context: &Context) -> String {
 pub fn github(result: &GateResult, context: &Context) -> String {
     let mut out = String::new();
     let mut annotate = |level, entry: &Entry, title: &str, message: String| {
-        let q = &entry.query;
-        Annotation {
-            level,
-            file: Some(&context.show(&q.file)),
-            line: Some(q.line),
-            title: &format!("{title} {}", q.id),
-            message: &format!("{message}\n{}", explain(entry).join("\n")),
-        }
-        .write(&mut out);
+        annotate_query(&mut out, level, entry, title, &message, context);
     };
     for entry in &result.regressions {
         let q = &entry.query;
@@ -387,6 +390,27 @@ pub fn github(result: &GateResult, context: &Context) -> String {
     }
     .write(&mut out);
     out
+}
+
+/// An annotation on a query's case file and line: `title` and the query's id, the
+/// message and [`explain`].
+fn annotate_query(
+    out: &mut String,
+    level: Level,
+    entry: &Entry,
+    title: &str,
+    message: &str,
+    context: &Context,
+) {
+    let q = &entry.query;
+    Annotation {
+        level,
+        file: Some(&context.show(&q.file)),
+        line: Some(q.line),
+        title: &format!("{title} {}", q.id),
+        message: &format!("{message}\n{}", explain(entry).join("\n")),
+    }
+    .write(out);
 }
 
 /// The closing notice of [`github`]: the verdict and the counts.
