@@ -68,25 +68,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Outcome {
-    let timeout = std::time::Duration::try_from_secs_f64(args.timeout)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .ok_or_else(|| {
-            format!(
-                "--timeout {}: give a positive number of seconds",
-                args.timeout
-            )
-        })?;
-    // A campaign's crate adapters: a short timeout, and more stuck workers allowed (one
-    // pathological input costs a fraction of a second; a library stuck on a few inputs
-    // still answers the others).
-    let registry = impls::Registry::new(impls::Options {
-        crate_limits: impls::Limits {
-            timeout,
-            max_stuck: 16,
-        },
-        ..Default::default()
-    });
+    let registry = registry(args.timeout)?;
     let implementations = super::selected_for_bodies(&registry, &args.implementations)?;
     needs_two(&implementations)?;
     let corpus = args.corpus.load()?;
@@ -101,17 +83,7 @@ pub fn run(args: Args) -> Outcome {
     let bar = bar(&options);
     let report = campaign::run_campaign(&options, &implementations, &|p: CampaignProgress| {
         if let Some(bar) = &bar {
-            bar.set_position(match options.inputs {
-                Some(_) => p.inputs,
-                None => p.elapsed.as_secs(),
-            });
-            let seconds = p.elapsed.as_secs_f64().max(1e-9);
-            bar.set_message(format!(
-                "{} inputs, {:.0} execs/s, {} signatures",
-                p.inputs,
-                p.execs as f64 / seconds,
-                p.signatures
-            ));
+            show_progress(bar, &options, &p);
         }
     });
     if let Some(bar) = &bar {
@@ -141,18 +113,57 @@ pub fn run(args: Args) -> Outcome {
         );
     }
     if let Some(name) = &args.write_findings {
-        let corpus = reptest_corpus::default_dir();
-        let reports = corpus.join("../reports");
-        let reports = reports.canonicalize().unwrap_or(reports);
-        let written = findings::write(&corpus, &reports, name, &report)?;
-        eprintln!(
-            "wrote {} new case(s) to {} and {}",
-            written.added,
-            written.toml.display(),
-            written.markdown.display()
-        );
+        write_findings(name, &report)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A campaign's crate adapters: a short timeout (`--timeout`, seconds), and more stuck
+/// workers allowed (one pathological input costs a fraction of a second; a library stuck
+/// on a few inputs still answers the others).
+fn registry(timeout: f64) -> Result<impls::Registry, String> {
+    let timeout = std::time::Duration::try_from_secs_f64(timeout)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| format!("--timeout {timeout}: give a positive number of seconds"))?;
+    Ok(impls::Registry::new(impls::Options {
+        crate_limits: impls::Limits {
+            timeout,
+            max_stuck: 16,
+        },
+        ..Default::default()
+    }))
+}
+
+/// The bar's position (inputs of --inputs, else seconds) and its message.
+fn show_progress(bar: &ProgressBar, options: &CampaignOptions, p: &CampaignProgress) {
+    bar.set_position(match options.inputs {
+        Some(_) => p.inputs,
+        None => p.elapsed.as_secs(),
+    });
+    let seconds = p.elapsed.as_secs_f64().max(1e-9);
+    bar.set_message(format!(
+        "{} inputs, {:.0} execs/s, {} signatures",
+        p.inputs,
+        p.execs as f64 / seconds,
+        p.signatures
+    ));
+}
+
+/// Promotes the campaign's new signatures to corpus/findings/NAME.toml and writes the
+/// write-up to reports/findings/NAME.md (--write-findings NAME).
+fn write_findings(name: &str, report: &campaign::CampaignReport) -> Result<(), String> {
+    let corpus = reptest_corpus::default_dir();
+    let reports = corpus.join("../reports");
+    let reports = reports.canonicalize().unwrap_or(reports);
+    let written = findings::write(&corpus, &reports, name, report)?;
+    eprintln!(
+        "wrote {} new case(s) to {} and {}",
+        written.added,
+        written.toml.display(),
+        written.markdown.display()
+    );
+    Ok(())
 }
 
 /// A differential run compares implementations with each other: with fewer than two
