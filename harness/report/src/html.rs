@@ -17,7 +17,7 @@
 //! (queries), `data-cols` (implementations), `data-visible` (rows shown), `data-profile`,
 //! and `data-errors` (script errors, unhandled rejections and `console.error` calls).
 
-use super::{QuestionVerdict, Report};
+use super::{CaseEntry, QueryEntry, QuestionEntry, QuestionVerdict, Report};
 use reptest_core::markup::escape as esc;
 use reptest_corpus::Profile;
 use std::fmt::Write as _;
@@ -192,95 +192,122 @@ fn questions_section(page: &mut String, report: &Report) {
     let rows: Vec<_> = report.queries().collect();
     let order = column_order(report);
     for q in &report.questions {
-        let count = |v: QuestionVerdict| q.per_impl.iter().filter(|a| a.verdict == v).count();
-        let hits: u64 = q.hits.values().sum();
-        let _ = writeln!(
-            page,
-            "<details class=question id=\"{id}\"><summary><b>{id}</b> {question} \
-             <span class=lvl>{level}</span> <span class=tally>right <b>{right}</b> · wrong \
-             <b>{wrong}</b> · no verdict <b>{none}</b>{hits}</span></summary>",
-            id = esc(&q.id),
-            question = esc(&q.question),
-            level = esc(&q.level),
-            right = count(QuestionVerdict::Right),
-            wrong = count(QuestionVerdict::Wrong),
-            none = count(QuestionVerdict::NoVerdict),
-            hits = if hits > 0 {
-                format!(" · campaign hits <b>{hits}</b>")
-            } else {
-                String::new()
-            }
-        );
-        for (section, sentence) in &q.rfc {
-            let _ = writeln!(
-                page,
-                "<blockquote>{} “{}”</blockquote>",
-                esc(&reptest_corpus::questions::cite(section)),
-                esc(sentence)
-            );
-        }
-        let _ = writeln!(page, "<p><b>Decision:</b> {}</p>", esc(&q.decision));
-        if let Some(both) = &q.permits_both {
-            let _ = writeln!(page, "<p><b>Either verdict conforms:</b> {}</p>", esc(both));
-        }
-        if let Some((case, query)) = q.examples.first().and_then(|&i| rows.get(i)) {
-            let _ = writeln!(
-                page,
-                "<p>Example <code>{}</code>: agent <code>{}</code>, URL <code>{}</code>, \
-                 expected <b>{}</b></p><pre class=body>{}</pre>",
-                esc(&query.id),
-                esc(&query.agent),
-                esc(&query.url),
-                esc(query
-                    .expect
-                    .get(&Profile::Rfc9309)
-                    .map_or("either", String::as_str)),
-                esc(&case.body)
-            );
-        }
-        page.push_str("<p class=answers>");
-        for &i in &order {
-            let (Some(entry), Some(answer)) = (report.implementations.get(i), q.per_impl.get(i))
-            else {
-                continue;
-            };
-            let class = match answer.verdict {
-                QuestionVerdict::Right => "ok",
-                QuestionVerdict::Wrong => "bad",
-                QuestionVerdict::NoVerdict => "none",
-                QuestionVerdict::NotJudged => continue,
-            };
-            let _ = write!(
-                page,
-                "<span class=\"chip {class}\" title=\"{} of {} queries passed\">{} — {}</span> ",
-                answer.pass,
-                answer.pass + answer.fail,
-                esc(&entry.name),
-                answer.verdict.as_str()
-            );
-        }
-        page.push_str("</p>\n");
-        if !q.upstream.is_empty() {
-            page.push_str("<ul class=upstream>");
-            for (name, url, title) in &q.upstream {
-                let _ = write!(
-                    page,
-                    "<li><code>{}</code>: <a href=\"{}\">{}</a></li>",
-                    esc(name),
-                    esc(url),
-                    esc(title)
-                );
-            }
-            page.push_str("</ul>\n");
-        }
-        let _ = writeln!(
-            page,
-            "<p><a href=\"#view=matrix&amp;q={}\" class=to-matrix>Its {} queries in the matrix →</a></p></details>",
-            esc(&q.id),
-            q.queries.len()
-        );
+        question(page, report, q, &rows, &order);
     }
     page.push_str("</section>\n");
+}
+
+/// One question as a `<details>`: its tally, RFC sentences, decision, example (from
+/// `rows`, the matrix's rows), every implementation's answer (in `order`), upstream
+/// reports and a link to its queries in the matrix.
+fn question(
+    page: &mut String,
+    report: &Report,
+    q: &QuestionEntry,
+    rows: &[(&CaseEntry, &QueryEntry)],
+    order: &[usize],
+) {
+    let count = |v: QuestionVerdict| q.per_impl.iter().filter(|a| a.verdict == v).count();
+    let hits: u64 = q.hits.values().sum();
+    let _ = writeln!(
+        page,
+        "<details class=question id=\"{id}\"><summary><b>{id}</b> {question} \
+         <span class=lvl>{level}</span> <span class=tally>right <b>{right}</b> · wrong \
+         <b>{wrong}</b> · no verdict <b>{none}</b>{hits}</span></summary>",
+        id = esc(&q.id),
+        question = esc(&q.question),
+        level = esc(&q.level),
+        right = count(QuestionVerdict::Right),
+        wrong = count(QuestionVerdict::Wrong),
+        none = count(QuestionVerdict::NoVerdict),
+        hits = if hits > 0 {
+            format!(" · campaign hits <b>{hits}</b>")
+        } else {
+            String::new()
+        }
+    );
+    for (section, sentence) in &q.rfc {
+        let _ = writeln!(
+            page,
+            "<blockquote>{} “{}”</blockquote>",
+            esc(&reptest_corpus::questions::cite(section)),
+            esc(sentence)
+        );
+    }
+    let _ = writeln!(page, "<p><b>Decision:</b> {}</p>", esc(&q.decision));
+    if let Some(both) = &q.permits_both {
+        let _ = writeln!(page, "<p><b>Either verdict conforms:</b> {}</p>", esc(both));
+    }
+    example(page, q, rows);
+    answers(page, report, q, order);
+    upstream(page, q);
+    let _ = writeln!(
+        page,
+        "<p><a href=\"#view=matrix&amp;q={}\" class=to-matrix>Its {} queries in the matrix →</a></p></details>",
+        esc(&q.id),
+        q.queries.len()
+    );
+}
+
+/// The question's first example query, with its body.
+fn example(page: &mut String, q: &QuestionEntry, rows: &[(&CaseEntry, &QueryEntry)]) {
+    if let Some((case, query)) = q.examples.first().and_then(|&i| rows.get(i)) {
+        let _ = writeln!(
+            page,
+            "<p>Example <code>{}</code>: agent <code>{}</code>, URL <code>{}</code>, \
+             expected <b>{}</b></p><pre class=body>{}</pre>",
+            esc(&query.id),
+            esc(&query.agent),
+            esc(&query.url),
+            esc(query
+                .expect
+                .get(&Profile::Rfc9309)
+                .map_or("either", String::as_str)),
+            esc(&case.body)
+        );
+    }
+}
+
+/// The upstream reports of the implementations that get the question wrong.
+fn upstream(page: &mut String, q: &QuestionEntry) {
+    if !q.upstream.is_empty() {
+        page.push_str("<ul class=upstream>");
+        for (name, url, title) in &q.upstream {
+            let _ = write!(
+                page,
+                "<li><code>{}</code>: <a href=\"{}\">{}</a></li>",
+                esc(name),
+                esc(url),
+                esc(title)
+            );
+        }
+        page.push_str("</ul>\n");
+    }
+}
+
+/// Every implementation's answer to `q` as a chip (right, wrong, no verdict), in `order`.
+fn answers(page: &mut String, report: &Report, q: &QuestionEntry, order: &[usize]) {
+    page.push_str("<p class=answers>");
+    for &i in order {
+        let (Some(entry), Some(answer)) = (report.implementations.get(i), q.per_impl.get(i)) else {
+            continue;
+        };
+        let class = match answer.verdict {
+            QuestionVerdict::Right => "ok",
+            QuestionVerdict::Wrong => "bad",
+            QuestionVerdict::NoVerdict => "none",
+            QuestionVerdict::NotJudged => continue,
+        };
+        let _ = write!(
+            page,
+            "<span class=\"chip {class}\" title=\"{} of {} queries passed\">{} — {}</span> ",
+            answer.pass,
+            answer.pass + answer.fail,
+            esc(&entry.name),
+            answer.verdict.as_str()
+        );
+    }
+    page.push_str("</p>\n");
 }
 
 /// Columns: the reference first, then by name (as in the Markdown summary).
@@ -480,46 +507,69 @@ pub fn agreement_svg(report: &Report) -> String {
     }
     for a in 0..n {
         for b in 0..n {
-            let x = label + b * cell;
-            let y = label + a * cell;
-            let rate = rates[a * n + b];
-            let (fill, ink) = match rate {
-                Some(r) => scale((r - low) / (100.0 - low).max(1e-9)),
-                None => ("#dddddd".to_string(), "#333333"),
-            };
-            let count = |m: &Vec<Vec<usize>>| m.get(a).and_then(|row| row.get(b)).copied();
-            let same = count(&report.agreement.same).unwrap_or(0);
-            let both = count(&report.agreement.both).unwrap_or(0);
-            let title = match rate {
-                Some(r) => format!(
-                    "{} vs {}: {r:.1}% same verdict ({same} of {both} queries with a verdict from both)",
-                    names[a], names[b]
-                ),
-                None => format!(
-                    "{} vs {}: no query with a verdict from both",
-                    names[a], names[b]
-                ),
-            };
-            let text = match rate {
-                Some(r) if r >= 99.95 => "100".to_string(),
-                Some(r) => format!("{r:.1}"),
-                None => "–".to_string(),
-            };
-            let _ = write!(
-                svg,
-                "<g><title>{}</title><rect class=hm-cell x=\"{x}\" y=\"{y}\" width=\"{}\" \
-                 height=\"{}\" fill=\"{fill}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" \
-                 dominant-baseline=\"middle\" font-size=\"10.5\" fill=\"{ink}\">{text}</text></g>",
-                esc(&title),
-                cell - 1,
-                cell - 1,
-                x + cell / 2,
-                y + cell / 2,
-            );
+            let grid = Grid { label, cell, low };
+            heatmap_cell(&mut svg, report, &names, grid, (a, b), rates[a * n + b]);
         }
     }
     svg.push_str("</svg>");
     svg
+}
+
+/// The heatmap's geometry and colour scale: the label margin and the cell size (px), and
+/// the lowest rate of the scale (%).
+#[derive(Clone, Copy)]
+struct Grid {
+    label: usize,
+    cell: usize,
+    low: f64,
+}
+
+/// One cell of the heatmap, `a` against `b`: its colour on the scale, its rate, and a
+/// title with the counts.
+fn heatmap_cell(
+    svg: &mut String,
+    report: &Report,
+    names: &[&str],
+    grid: Grid,
+    (a, b): (usize, usize),
+    rate: Option<f64>,
+) {
+    let Grid { label, cell, low } = grid;
+    let x = label + b * cell;
+    let y = label + a * cell;
+    let (fill, ink) = match rate {
+        Some(r) => scale((r - low) / (100.0 - low).max(1e-9)),
+        None => ("#dddddd".to_string(), "#333333"),
+    };
+    let count = |m: &Vec<Vec<usize>>| m.get(a).and_then(|row| row.get(b)).copied();
+    let same = count(&report.agreement.same).unwrap_or(0);
+    let both = count(&report.agreement.both).unwrap_or(0);
+    let title = match rate {
+        Some(r) => format!(
+            "{} vs {}: {r:.1}% same verdict ({same} of {both} queries with a verdict from both)",
+            names[a], names[b]
+        ),
+        None => format!(
+            "{} vs {}: no query with a verdict from both",
+            names[a], names[b]
+        ),
+    };
+    let text = match rate {
+        Some(r) if r >= 99.95 => "100".to_string(),
+        Some(r) => format!("{r:.1}"),
+        None => "–".to_string(),
+    };
+    let _ = write!(
+        svg,
+        "<g><title>{}</title><rect class=hm-cell x=\"{x}\" y=\"{y}\" width=\"{}\" \
+         height=\"{}\" fill=\"{fill}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" \
+         dominant-baseline=\"middle\" font-size=\"10.5\" fill=\"{ink}\">{text}</text></g>",
+        esc(&title),
+        cell - 1,
+        cell - 1,
+        x + cell / 2,
+        y + cell / 2,
+    );
 }
 
 /// A colour on a viridis-like sequential scale (`t` in 0..=1, 1 darkest), with the ink
