@@ -7,14 +7,26 @@
 //! requirement ID; MAY choices; pairwise agreement). The model serializes as the JSON
 //! report; [`markdown`] renders it deterministically for `reports/` (snapshot-tested),
 //! and [`html`] renders it as one self-contained page.
+//!
+//! Every other human or machine output of the command line is rendered here too, the
+//! command line parsing arguments, running and printing: [`run`] (`reptest run`'s
+//! summary and matrix), [`fuzz`] (`reptest fuzz`'s summary and JSON), [`policy`]
+//! (`reptest policy`'s text, JUnit and GitHub reports) and the gate's ([`gate`]). The
+//! JUnit and GitHub Actions formats have one writer each, [`junit`] and [`github`].
 
 #![deny(missing_docs)]
 
 mod access;
+mod build;
+pub mod fuzz;
 pub mod gate;
+pub mod github;
 pub mod html;
+pub mod junit;
 pub mod markdown;
 mod model;
+pub mod policy;
+pub mod run;
 
 pub use access::{AccessCell, AccessRow, AccessView};
 pub use model::{

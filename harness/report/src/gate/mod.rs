@@ -13,21 +13,24 @@
 //! GitHub test reporters read it) and [`github`] (GitHub Actions workflow commands).
 //!
 //! One file per concern: `baseline` (the file, and judging a run), `compare` (a run
-//! against a baseline), `render` (the three output formats).
+//! against a baseline), `render` (the three output formats, JUnit and GitHub through the
+//! crate's shared writers, [`crate::junit`] and [`crate::github`]).
 
 mod baseline;
 mod compare;
 mod render;
 
+pub use crate::github::{data as github_data, property as github_property};
 pub use baseline::{judge_all, Baseline, BaselineError, Judged, KnownFailure, HEADER};
 pub use compare::{Counts, Entry, GateResult, Status};
-pub use render::{explain, github, github_data, github_property, human, junit, Context};
+pub use render::{explain, github, human, junit, Context};
 
 #[cfg(test)]
 mod tests {
     use super::baseline::*;
     use super::compare::*;
     use super::render::*;
+    use super::{github_data, github_property};
     use reptest_core::markup::escape as xml_escape;
     use reptest_core::runner::Run;
     use reptest_core::Outcome;

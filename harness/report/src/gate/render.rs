@@ -2,7 +2,8 @@
 
 use super::baseline::*;
 use super::compare::*;
-use reptest_core::markup::escape as xml_escape;
+use crate::github::{Annotation, Level};
+use crate::junit::{self, Suite, TestCase, Verdict};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -89,25 +90,17 @@ pub fn human(result: &GateResult, context: &Context) -> String {
         "{} queries: {} passed, {} known failures still failing, {} new failures, {} unsupported",
         c.queries, c.passed, c.known_failures, c.new_failures, c.unsupported
     );
-    let mut section = |title: &str, entries: &[Entry]| {
-        let _ = writeln!(out, "\n{title}: {}", entries.len());
-        if entries.is_empty() {
-            out.push_str("  none\n");
-        }
-        for entry in entries {
-            let _ = writeln!(out, "  {}", describe(entry, context));
-            for line in explain(entry) {
-                let _ = writeln!(out, "      {line}");
-            }
-        }
-    };
     section(
+        &mut out,
         "Regressions (passed in the baseline, fail now)",
         &result.regressions,
+        context,
     );
     section(
+        &mut out,
         "Stale known failures (pass now: remove them from the baseline)",
         &result.stale,
+        context,
     );
     if !result.new_failures.is_empty() {
         let title = if result.strict {
@@ -115,7 +108,7 @@ pub fn human(result: &GateResult, context: &Context) -> String {
         } else {
             "New failures (not in the baseline; add them with --write-baseline)"
         };
-        section(title, &result.new_failures);
+        section(&mut out, title, &result.new_failures, context);
     }
     if !result.missing.is_empty() {
         let _ = writeln!(
@@ -136,24 +129,43 @@ pub fn human(result: &GateResult, context: &Context) -> String {
     }
     let _ = writeln!(out, "\n{}", result.verdict());
     if !result.is_ok() {
-        if !result.regressions.is_empty() {
-            out.push_str(
-                "fix: make the regressed queries pass again; to accept them as known failures instead, re-record the baseline\n",
-            );
-        }
-        if !result.stale.is_empty() {
-            let _ = writeln!(
-                out,
-                "fix: delete the stale [[known_failure]] entries from {} (or re-record it; reasons are kept)",
-                context.baseline.display()
-            );
-        }
-        if result.strict && !result.new_failures.is_empty() {
-            out.push_str("fix: make the new failures pass, or record them with --write-baseline\n");
-        }
-        let _ = writeln!(out, "re-record: {}", context.rerecord);
+        fixes(&mut out, result, context);
     }
     out
+}
+
+/// One titled list of the human report: its count, then each query explained.
+fn section(out: &mut String, title: &str, entries: &[Entry], context: &Context) {
+    let _ = writeln!(out, "\n{title}: {}", entries.len());
+    if entries.is_empty() {
+        out.push_str("  none\n");
+    }
+    for entry in entries {
+        let _ = writeln!(out, "  {}", describe(entry, context));
+        for line in explain(entry) {
+            let _ = writeln!(out, "      {line}");
+        }
+    }
+}
+
+/// What fixes a failed gate, each cause its line, then the command that re-records.
+fn fixes(out: &mut String, result: &GateResult, context: &Context) {
+    if !result.regressions.is_empty() {
+        out.push_str(
+            "fix: make the regressed queries pass again; to accept them as known failures instead, re-record the baseline\n",
+        );
+    }
+    if !result.stale.is_empty() {
+        let _ = writeln!(
+            out,
+            "fix: delete the stale [[known_failure]] entries from {} (or re-record it; reasons are kept)",
+            context.baseline.display()
+        );
+    }
+    if result.strict && !result.new_failures.is_empty() {
+        out.push_str("fix: make the new failures pass, or record them with --write-baseline\n");
+    }
+    let _ = writeln!(out, "re-record: {}", context.rerecord);
 }
 
 /// The JUnit class name of a query: `reptest.` and its first requirement with dots as
@@ -171,132 +183,62 @@ pub(super) fn classname(query: &Judged) -> String {
     format!("reptest.{group}")
 }
 
-/// The JUnit XML report (the Jenkins / Surefire schema most CI systems read): one
-/// `<testsuites>` holding one `<testsuite name="reptest gate: IMPL">`, one `<testcase>`
-/// per corpus query. Regressions and stale entries (and new failures with strict) are
-/// `<failure type="regression|stale|new-failure">`; known failures, non-fatal new
-/// failures and unsupported queries are `<skipped>`; everything else passes.
+/// The JUnit XML report (the Jenkins / Surefire schema most CI systems read, written
+/// with [`crate::junit`]): one `<testsuites>` holding one `<testsuite name="reptest gate:
+/// IMPL">`, one `<testcase>` per corpus query. Regressions and stale entries (and new
+/// failures with strict) are `<failure type="regression|stale|new-failure">`; known
+/// failures, non-fatal new failures and unsupported queries are `<skipped>`; everything
+/// else passes.
 pub fn junit(result: &GateResult, context: &Context) -> String {
-    let mut cases = String::new();
-    let (mut failures, mut skipped) = (0usize, 0usize);
-    for entry in &result.entries {
-        let q = &entry.query;
-        let _ = write!(
-            cases,
-            "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\" line=\"{}\"",
-            xml_escape(&classname(q)),
-            xml_escape(&q.id),
-            xml_escape(&context.show(&q.file)),
-            q.line
-        );
-        let expected_got = format!("expected {}, got {}", q.expected, q.detail);
-        let detail = format!(
-            "{}\nagent: {}\nurl: {}\nexpected: {}\ngot: {}\n{}",
-            describe(entry, context),
-            q.agent,
-            q.url,
-            q.expected,
-            q.detail,
-            explain(entry).join("\n")
-        );
-        let failure = |kind: &str, message: String, extra: &str| {
-            format!(
-                ">\n      <failure message=\"{}\" type=\"{kind}\">{}</failure>\n    </testcase>\n",
-                xml_escape(&message),
-                xml_escape(&format!("{detail}{extra}"))
-            )
-        };
-        let skip = |message: String| {
-            format!(
-                ">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
-                xml_escape(&message)
-            )
-        };
-        let body = match entry.status {
-            Status::Passed | Status::NewPass => "/>\n".to_string(),
-            Status::Regression => {
-                failures += 1;
-                failure(
-                    "regression",
-                    format!("regression: passed in the baseline, now {expected_got}"),
-                    "",
-                )
-            }
-            Status::Stale => {
-                failures += 1;
-                failure(
-                    "stale",
-                    format!(
-                        "stale known failure: passes now; remove its [[known_failure]] entry from {}",
-                        context.baseline.display()
-                    ),
-                    &format!(
-                        "\nfix: delete the [[known_failure]] entry with id = \"{}\" from {}",
-                        q.id,
-                        context.baseline.display()
-                    ),
-                )
-            }
-            Status::NewFailure if result.strict => {
-                failures += 1;
-                failure(
-                    "new-failure",
-                    format!("new failure (not in the baseline): {expected_got}"),
-                    "",
-                )
-            }
-            Status::NewFailure => {
-                skipped += 1;
-                skip(format!("new failure, not in the baseline: {expected_got}"))
-            }
-            Status::KnownFailure => {
-                skipped += 1;
-                let reason = entry
-                    .reason
-                    .as_deref()
-                    .map(|r| format!(" ({r})"))
-                    .unwrap_or_default();
-                skip(format!("known failure: {expected_got}{reason}"))
-            }
-            Status::Unsupported => {
-                skipped += 1;
-                skip(q.detail.clone())
-            }
-        };
-        cases.push_str(&body);
+    let cases: Vec<TestCase> = result
+        .entries
+        .iter()
+        .map(|entry| testcase(entry, result.strict, context))
+        .collect();
+    let count = |failed: bool| {
+        cases
+            .iter()
+            .filter(|case| match case.verdict {
+                Verdict::Failure { .. } => failed,
+                Verdict::Skipped { .. } => !failed,
+                Verdict::Passed => false,
+            })
+            .count()
+    };
+    let mut out = String::new();
+    junit::open(
+        &mut out,
+        &Suite {
+            name: &format!("reptest gate: {}", result.implementation),
+            tests: cases.len(),
+            failures: count(true),
+            skipped_and_time: Some((count(false), context.elapsed)),
+            name_on_testsuites: true,
+        },
+    );
+    junit::properties(&mut out, &junit_properties(result, context));
+    for case in &cases {
+        case.write(&mut out);
     }
-    let tests = result.entries.len();
-    let time = format!("{:.3}", context.elapsed.as_secs_f64());
-    let name = xml_escape(&format!("reptest gate: {}", result.implementation));
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"{name}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{time}\">"
-    );
-    let _ = writeln!(
-        out,
-        "  <testsuite name=\"{name}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{time}\">"
-    );
-    out.push_str("    <properties>\n");
-    let properties = [
-        ("implementation", result.implementation.as_str()),
-        ("profile", result.profile.as_str()),
-        ("baseline", &context.baseline.display().to_string()),
-        ("corpus", result.corpus.as_str()),
-        ("baseline_corpus", result.baseline_corpus.as_str()),
-        ("verdict", &result.verdict()),
+    junit::system_out(&mut out, &junit_notes(result).join("\n"));
+    junit::close(&mut out);
+    out
+}
+
+/// The suite's properties: what was gated, against what, and the verdict.
+fn junit_properties(result: &GateResult, context: &Context) -> Vec<(&'static str, String)> {
+    vec![
+        ("implementation", result.implementation.clone()),
+        ("profile", result.profile.as_str().to_string()),
+        ("baseline", context.baseline.display().to_string()),
+        ("corpus", result.corpus.clone()),
+        ("baseline_corpus", result.baseline_corpus.clone()),
+        ("verdict", result.verdict()),
     ]
-    .map(|(k, v)| (k, v.to_string()));
-    for (key, value) in &properties {
-        let _ = writeln!(
-            out,
-            "      <property name=\"{}\" value=\"{}\"/>",
-            xml_escape(key),
-            xml_escape(value)
-        );
-    }
-    out.push_str("    </properties>\n");
-    out.push_str(&cases);
+}
+
+/// The suite's notes: missing ids, a changed corpus, the verdict.
+fn junit_notes(result: &GateResult) -> Vec<String> {
     let mut notes = Vec::new();
     if !result.missing.is_empty() {
         notes.push(format!(
@@ -311,44 +253,90 @@ pub fn junit(result: &GateResult, context: &Context) -> String {
         ));
     }
     notes.push(result.verdict());
-    let _ = writeln!(
-        out,
-        "    <system-out>{}</system-out>",
-        xml_escape(&notes.join("\n"))
-    );
-    out.push_str("  </testsuite>\n</testsuites>\n");
-    out
+    notes
 }
 
-/// Escapes the message of a GitHub Actions workflow command: `%`, CR and LF.
-pub fn github_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+/// One query as a `<testcase>`, at its case file and line.
+fn testcase(entry: &Entry, strict: bool, context: &Context) -> TestCase {
+    let q = &entry.query;
+    TestCase {
+        classname: classname(q),
+        name: q.id.clone(),
+        location: Some((context.show(&q.file), q.line)),
+        verdict: junit_verdict(entry, strict, context),
+        system_out: None,
+    }
 }
 
-/// Escapes a property value of a GitHub Actions workflow command (`file=`, `title=`):
-/// as [`github_data`], plus `:` and `,`.
-pub fn github_property(text: &str) -> String {
-    github_data(text).replace(':', "%3A").replace(',', "%2C")
+/// How a query's `<testcase>` ends, by its status (see [`junit`]).
+fn junit_verdict(entry: &Entry, strict: bool, context: &Context) -> Verdict {
+    let q = &entry.query;
+    let expected_got = format!("expected {}, got {}", q.expected, q.detail);
+    let failure = |kind, message, extra: &str| Verdict::Failure {
+        message,
+        kind: Some(kind),
+        detail: format!("{}{extra}", failure_detail(entry, context)),
+    };
+    let skip = |message| Verdict::Skipped { message };
+    match entry.status {
+        Status::Passed | Status::NewPass => Verdict::Passed,
+        Status::Regression => failure(
+            "regression",
+            format!("regression: passed in the baseline, now {expected_got}"),
+            "",
+        ),
+        Status::Stale => failure(
+            "stale",
+            format!(
+                "stale known failure: passes now; remove its [[known_failure]] entry from {}",
+                context.baseline.display()
+            ),
+            &format!(
+                "\nfix: delete the [[known_failure]] entry with id = \"{}\" from {}",
+                q.id,
+                context.baseline.display()
+            ),
+        ),
+        Status::NewFailure if strict => failure(
+            "new-failure",
+            format!("new failure (not in the baseline): {expected_got}"),
+            "",
+        ),
+        Status::NewFailure => skip(format!("new failure, not in the baseline: {expected_got}")),
+        Status::KnownFailure => {
+            let reason = entry
+                .reason
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
+            skip(format!("known failure: {expected_got}{reason}"))
+        }
+        Status::Unsupported => skip(q.detail.clone()),
+    }
 }
 
-/// GitHub Actions workflow commands: `::error` for each regression and stale entry (and
-/// new failure with strict), `::warning` for new failures and missing ids, then a
-/// `::notice` with the verdict. Annotations carry the query's case file and line.
+/// A failure's text: the query in one line, each of its fields, and [`explain`].
+fn failure_detail(entry: &Entry, context: &Context) -> String {
+    let q = &entry.query;
+    format!(
+        "{}\nagent: {}\nurl: {}\nexpected: {}\ngot: {}\n{}",
+        describe(entry, context),
+        q.agent,
+        q.url,
+        q.expected,
+        q.detail,
+        explain(entry).join("\n")
+    )
+}
+
+/// GitHub Actions workflow commands (written with [`crate::github`]): `::error` for each
+/// regression and stale entry (and new failure with strict), `::warning` for new failures
+/// and missing ids, then a `::notice` with the verdict. Annotations carry the query's case
+/// file and line.
 pub fn github(result: &GateResult, context: &Context) -> String {
     let mut out = String::new();
-    let mut annotate = |level: &str, entry: &Entry, title: &str, message: String| {
-        let q = &entry.query;
-        let message = format!("{message}\n{}", explain(entry).join("\n"));
-        let _ = writeln!(
-            out,
-            "::{level} file={},line={},title={}::{}",
-            github_property(&context.show(&q.file)),
-            q.line,
-            github_property(&format!("{title} {}", q.id)),
-            github_data(&message)
-        );
+    let mut annotate = |level, entry: &Entry, title: &str, message: String| {
+        annotate_query(&mut out, level, entry, title, &message, context);
     };
     for entry in &result.regressions {
         let q = &entry.query;
@@ -356,7 +344,7 @@ pub fn github(result: &GateResult, context: &Context) -> String {
             "expected {}, got {} (agent={} url={}; passed in the baseline)",
             q.expected, q.detail, q.agent, q.url
         );
-        annotate("error", entry, "reptest regression", message);
+        annotate(Level::Error, entry, "reptest regression", message);
     }
     for entry in &result.stale {
         let q = &entry.query;
@@ -366,9 +354,13 @@ pub fn github(result: &GateResult, context: &Context) -> String {
             q.detail,
             context.baseline.display()
         );
-        annotate("error", entry, "reptest stale known failure", message);
+        annotate(Level::Error, entry, "reptest stale known failure", message);
     }
-    let level = if result.strict { "error" } else { "warning" };
+    let level = if result.strict {
+        Level::Error
+    } else {
+        Level::Warning
+    };
     for entry in &result.new_failures {
         let q = &entry.query;
         let message = format!(
@@ -378,16 +370,51 @@ pub fn github(result: &GateResult, context: &Context) -> String {
         annotate(level, entry, "reptest new failure", message);
     }
     for id in &result.missing {
-        let _ = writeln!(
-            out,
-            "::warning file={},title={}::{}",
-            github_property(&context.baseline.display().to_string()),
-            github_property(&format!("reptest missing query {id}")),
-            github_data(&format!(
+        Annotation {
+            level: Level::Warning,
+            file: Some(&context.baseline.display().to_string()),
+            line: None,
+            title: &format!("reptest missing query {id}"),
+            message: &format!(
                 "{id} is in the baseline but no longer in the corpus; re-record the baseline"
-            ))
-        );
+            ),
+        }
+        .write(&mut out);
     }
+    Annotation {
+        level: Level::Notice,
+        file: None,
+        line: None,
+        title: "reptest gate",
+        message: &github_summary(result, context),
+    }
+    .write(&mut out);
+    out
+}
+
+/// An annotation on a query's case file and line: `title` and the query's id, the
+/// message and [`explain`].
+fn annotate_query(
+    out: &mut String,
+    level: Level,
+    entry: &Entry,
+    title: &str,
+    message: &str,
+    context: &Context,
+) {
+    let q = &entry.query;
+    Annotation {
+        level,
+        file: Some(&context.show(&q.file)),
+        line: Some(q.line),
+        title: &format!("{title} {}", q.id),
+        message: &format!("{message}\n{}", explain(entry).join("\n")),
+    }
+    .write(out);
+}
+
+/// The closing notice of [`github`]: the verdict and the counts.
+fn github_summary(result: &GateResult, context: &Context) -> String {
     let mut summary = format!(
         "{}: {} ({} queries, {} passed, {} known failures, {} new failures, {} unsupported)",
         result.implementation,
@@ -404,11 +431,5 @@ pub fn github(result: &GateResult, context: &Context) -> String {
     if !result.is_ok() {
         summary.push_str(&format!("; re-record: {}", context.rerecord));
     }
-    let _ = writeln!(
-        out,
-        "::notice title={}::{}",
-        github_property("reptest gate"),
-        github_data(&summary)
-    );
-    out
+    summary
 }

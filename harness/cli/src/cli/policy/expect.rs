@@ -1,6 +1,7 @@
 //! The expectations file of `reptest policy`: which agents may (or may not) crawl which
 //! URLs, each expectation with the line it was written on.
 
+use reptest::report::policy::verdict_word;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::Path;
@@ -111,14 +112,5 @@ pub(super) fn refuse_contradictions(
         Ok(())
     } else {
         Err(errors.join("\n"))
-    }
-}
-
-/// `allowed` or `disallowed`.
-pub(super) fn verdict_word(allowed: bool) -> &'static str {
-    if allowed {
-        "allowed"
-    } else {
-        "disallowed"
     }
 }

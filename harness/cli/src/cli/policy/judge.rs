@@ -3,38 +3,12 @@
 
 use super::expect::Expectation;
 use super::source::Source;
+use reptest::report::policy::Judged;
 use reptest::{CaseInput, QueryInput};
 use reptest_reference::{check_fetch, Config, Reason, Verdict};
 
 /// The product token used for `*`: a crawler that no group names.
 const ANY_CRAWLER: &str = "reptest-any-crawler";
-
-/// One expectation, judged.
-pub(super) struct Judged {
-    /// The agent as written (`*` included).
-    pub agent: String,
-    /// The URL checked, absolute.
-    pub url: String,
-    /// Whether the owner expects it allowed.
-    pub allowed: bool,
-    /// Whether the reference agrees.
-    pub holds: bool,
-    /// Why the reference decided as it did.
-    pub reason: String,
-    /// The 1-based line of the robots.txt rule that decided, if a rule did.
-    pub line: Option<usize>,
-    /// A likely cause of a failure, if one is known (see [`own_group_note`]).
-    pub note: Option<String>,
-    /// The implementations that read it otherwise than the reference (`name: outcome`).
-    pub others: Vec<String>,
-}
-
-impl Judged {
-    /// The reference's reading: the expectation when it holds, else the other.
-    pub fn reference_allows(&self) -> bool {
-        self.allowed == self.holds
-    }
-}
 
 /// The product token an expectation's agent is checked as.
 fn token(agent: &str) -> &str {
@@ -114,7 +88,7 @@ fn own_group_note(
     let hint = if star.is_allowed() == expected {
         format!(
             "; the `*` group would read it {}, so repeat the rules you need in {agent}'s group",
-            super::expect::verdict_word(expected)
+            reptest::report::policy::verdict_word(expected)
         )
     } else {
         String::new()

@@ -2,22 +2,20 @@
 //!
 //! One job per file: `expect` reads the expectations file, `source` reads or fetches the
 //! robots.txt (`fetch` over HTTP, `body` decoding and bounding a body), `judge` asks the
-//! reference and the other implementations, `text`, `junit` and `github` write the report.
+//! reference and the other implementations; the report crate renders the report
+//! (`reptest::report::policy`: text, JUnit or GitHub annotations) and this prints it.
 
 #[cfg(feature = "fetch")]
 mod body;
 mod expect;
 #[cfg(feature = "fetch")]
 mod fetch;
-mod github;
 mod judge;
-mod junit;
 mod source;
-mod text;
 
 use super::Outcome;
-use judge::Judged;
-use reptest_reference::{Config, Robots, Warning};
+use reptest::report::policy::{self, Report};
+use reptest_reference::{Config, Robots};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -74,24 +72,6 @@ fn parse_timeout(text: &str) -> Result<Duration, String> {
     }
 }
 
-/// Everything a report shows.
-struct Report<'a> {
-    args: &'a Args,
-    source: &'a source::Source,
-    /// The lint warnings of the body whose rules are in force (none for a 4xx or 5xx).
-    warnings: Vec<Warning>,
-    judged: Vec<Judged>,
-    /// The other implementations compared.
-    compared: Vec<String>,
-}
-
-impl Report<'_> {
-    /// How many expectations do not hold.
-    fn failed(&self) -> usize {
-        self.judged.iter().filter(|j| !j.holds).count()
-    }
-}
-
 pub fn run(args: Args) -> Outcome {
     let expectations = expect::load(&args.expect)?;
     let source = source::read(&args.robots, args.timeout)?;
@@ -108,8 +88,9 @@ pub fn run(args: Args) -> Outcome {
         compared = judge::compare(&args.implementations, body, &mut judged)?;
     }
     let report = Report {
-        args: &args,
-        source: &source,
+        robots: &args.robots,
+        expect: &args.expect,
+        notes: &source.notes,
         warnings,
         judged,
         compared,
@@ -117,9 +98,9 @@ pub fn run(args: Args) -> Outcome {
     out!(
         "{}",
         match args.format.as_str() {
-            "junit" => junit::render(&report),
-            "github" => github::render(&report),
-            _ => text::render(&report),
+            "junit" => policy::junit(&report),
+            "github" => policy::github(&report),
+            _ => policy::text(&report),
         }
     );
     Ok(if report.failed() == 0 {
@@ -127,10 +108,4 @@ pub fn run(args: Args) -> Outcome {
     } else {
         ExitCode::from(1)
     })
-}
-
-/// A lint warning in one line, in visible notation (no raw control bytes).
-fn warning_text(warning: &Warning) -> String {
-    let text = reptest::visible::render(warning.to_string().as_bytes());
-    text.trim_end_matches(['↵', '\n']).to_string()
 }

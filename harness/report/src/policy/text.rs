@@ -1,20 +1,19 @@
 //! The text report of `reptest policy`.
 
-use super::expect::verdict_word;
-use super::Report;
+use super::{other_reading, verdict_word, warning_text, Report};
 use std::fmt::Write as _;
 
 /// The report for a terminal or a log: the fetch, each expectation, the other parsers'
 /// readings, the lint warnings and the verdict.
-pub(super) fn render(report: &Report<'_>) -> String {
+pub fn render(report: &Report<'_>) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "reptest policy: {} against {}",
-        report.args.robots,
-        report.args.expect.display()
+        report.robots,
+        report.expect.display()
     );
-    for note in &report.source.notes {
+    for note in report.notes {
         let _ = writeln!(out, "{note}");
     }
     expectations(&mut out, report);
@@ -22,7 +21,7 @@ pub(super) fn render(report: &Report<'_>) -> String {
     if !report.warnings.is_empty() {
         let _ = writeln!(out, "\nlint warnings:");
         for w in &report.warnings {
-            let _ = writeln!(out, "  {}", super::warning_text(w));
+            let _ = writeln!(out, "  {}", warning_text(w));
         }
     }
     let failed = report.failed();
@@ -82,15 +81,4 @@ fn other_readings(out: &mut String, report: &Report<'_>) {
     for j in differ {
         let _ = writeln!(out, "  {}", other_reading(j));
     }
-}
-
-/// `agent URL: RFC 9309 verdict; name: outcome, ...`.
-pub(super) fn other_reading(j: &super::Judged) -> String {
-    format!(
-        "{} {}: RFC 9309 {}; {}",
-        j.agent,
-        j.url,
-        verdict_word(j.reference_allows()),
-        j.others.join(", ")
-    )
 }

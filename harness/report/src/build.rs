@@ -1,0 +1,575 @@
+//! Building the report model ([`Report::build`]) from a corpus and a run: the cases and
+//! queries as they were, every outcome, and the scores computed from them.
+
+use crate::model::{
+    Agreement, CaseEntry, Cell, ImplEntry, ImplScore, LevelTally, Meta, QueryEntry, QuestionAnswer,
+    QuestionEntry, QuestionVerdict, Report, RequirementEntry, RequirementScore, SlowCase,
+    FORMAT_VERSION, SLOWEST_CASES,
+};
+use reptest_core::runner::Run;
+use reptest_core::score::{judge, summarize, Judgement, Summary, Tally};
+use reptest_core::{ImplInfo, Outcome};
+use reptest_corpus::{Case, Corpus, Expect, Profile, Query};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Every query of the corpus with its case, in corpus order (the matrix's rows).
+type Rows<'a> = [(&'a Case, &'a Query)];
+
+impl Report {
+    /// Builds the report of `run` over `corpus` (loaded from `corpus_dir`);
+    /// `infos[i]` describes `run.implementations[i]`. `generated_at` is the date to
+    /// record (RFC 3339).
+    pub fn build(
+        corpus: &Corpus,
+        corpus_dir: &Path,
+        run: &Run,
+        infos: &[ImplInfo],
+        generated_at: &str,
+    ) -> Report {
+        let queries: Vec<_> = corpus.queries().collect();
+        let columns = columns(run, &queries);
+        let (cases, seeds) = case_entries(corpus, corpus_dir);
+        Report {
+            format: FORMAT_VERSION,
+            meta: Meta {
+                reptest_version: env!("CARGO_PKG_VERSION").to_string(),
+                corpus_fingerprint: corpus.fingerprint(),
+                corpus_version: corpus.version().map(str::to_string),
+                cases: corpus.cases().len(),
+                queries: queries.len(),
+                profiles: Profile::ALL.to_vec(),
+                generated_at: generated_at.to_string(),
+                seeds,
+            },
+            implementations: impl_entries(run, infos),
+            requirements: requirement_entries(corpus),
+            cases,
+            outcomes: columns
+                .iter()
+                .map(|column| column.iter().map(Cell::from).collect())
+                .collect(),
+            scores: impl_scores(corpus, run, infos, &queries, &columns),
+            per_requirement: requirement_scores(corpus, &queries, &columns),
+            agreement: agreement(&columns),
+            questions: questions(corpus, &queries, &columns),
+        }
+    }
+}
+
+/// Every column in corpus order, each outcome looked up by query id (a query another
+/// shard ran is an error outcome saying so).
+fn columns(run: &Run, queries: &Rows<'_>) -> Vec<Vec<Outcome>> {
+    let lookup = run.lookup();
+    (0..run.implementations.len())
+        .map(|i| {
+            queries
+                .iter()
+                .map(|(_, q)| {
+                    lookup.outcome(i, &q.id).cloned().unwrap_or_else(|| {
+                        Outcome::Error("not in this run (another shard's query)".into())
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The cases in corpus order, their queries numbered in matrix-row order, and the
+/// campaign seeds the fuzzing findings name (sorted, each once).
+fn case_entries(corpus: &Corpus, corpus_dir: &Path) -> (Vec<CaseEntry>, Vec<u64>) {
+    let repo_root = corpus_dir.parent().unwrap_or(corpus_dir);
+    let mut seeds = Vec::new();
+    let mut index = 0;
+    let cases = corpus
+        .cases()
+        .iter()
+        .map(|case| {
+            let entries = case
+                .queries
+                .iter()
+                .map(|q| {
+                    if let Some(seed) = seed_of(&q.why) {
+                        if !seeds.contains(&seed) {
+                            seeds.push(seed);
+                        }
+                    }
+                    index += 1;
+                    query_entry(q, index - 1)
+                })
+                .collect();
+            case_entry(case, repo_root, entries)
+        })
+        .collect();
+    seeds.sort_unstable();
+    (cases, seeds)
+}
+
+/// One case: its file relative to the repository (with `/`), its body in visible
+/// notation, its fetch in words, and its queries.
+fn case_entry(case: &Case, repo_root: &Path, queries: Vec<QueryEntry>) -> CaseEntry {
+    let file = case
+        .file
+        .strip_prefix(repo_root)
+        .unwrap_or(&case.file)
+        .to_string_lossy()
+        .replace('\\', "/");
+    CaseEntry {
+        id: case.id.clone(),
+        title: case.title.clone(),
+        file,
+        line: case.line,
+        dimensions: case
+            .dimensions
+            .iter()
+            .map(|d| d.as_str().to_string())
+            .collect(),
+        body: reptest_core::visible::render(&case.body),
+        fetch: case.fetch.as_ref().map(describe_fetch),
+        queries,
+    }
+}
+
+/// One query, row `index` of the matrix, with its expectation under every profile.
+fn query_entry(q: &Query, index: usize) -> QueryEntry {
+    QueryEntry {
+        id: q.id.clone(),
+        index,
+        agent: q.agent.clone(),
+        url: q.url.clone(),
+        level: q.level.as_str().to_string(),
+        requirements: q.requirements.clone(),
+        expect: Profile::ALL
+            .into_iter()
+            .map(|p| (p, q.expect_for(p).as_str().to_string()))
+            .collect(),
+        why: q.why.clone(),
+        triage: q.triage.clone(),
+        question: q.question.clone(),
+        finding: q.is_undecided_finding(),
+        line: q.line,
+    }
+}
+
+/// The implementations in run order: what each is, how long it took, its slowest cases.
+fn impl_entries(run: &Run, infos: &[ImplInfo]) -> Vec<ImplEntry> {
+    infos
+        .iter()
+        .zip(&run.elapsed)
+        .enumerate()
+        .map(|(i, (info, elapsed))| ImplEntry {
+            name: info.name.clone(),
+            version: info.version.clone(),
+            language: info.language.clone(),
+            full_urls: info.capabilities.full_urls,
+            fetch_outcomes: info.capabilities.fetch_outcomes,
+            fetches: info.capabilities.fetches,
+            reports_line: info.capabilities.reports_line,
+            seconds: elapsed.as_secs_f64(),
+            slowest_cases: run
+                .slowest_cases(i, SLOWEST_CASES)
+                .into_iter()
+                .map(|(case, time)| SlowCase {
+                    case: case.to_string(),
+                    seconds: time.as_secs_f64(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The requirement index the corpus cites.
+fn requirement_entries(corpus: &Corpus) -> Vec<RequirementEntry> {
+    corpus
+        .requirements()
+        .iter()
+        .map(|r| RequirementEntry {
+            id: r.id.clone(),
+            level: level_name(r.level),
+            section: r.section.clone(),
+            text: r.text.clone(),
+        })
+        .collect()
+}
+
+/// How each implementation scored, in run order: judged under every profile as
+/// `reptest run` judges it.
+fn impl_scores(
+    corpus: &Corpus,
+    run: &Run,
+    infos: &[ImplInfo],
+    queries: &Rows<'_>,
+    columns: &[Vec<Outcome>],
+) -> Vec<ImplScore> {
+    let reference = run.implementations.iter().position(|n| n == "reference");
+    let summaries: Vec<Vec<Summary>> = Profile::ALL
+        .into_iter()
+        .map(|profile| summarize(corpus, run, profile))
+        .collect();
+    run.implementations
+        .iter()
+        .zip(columns)
+        .zip(infos)
+        .map(|((name, outcomes), info)| {
+            // Lines are compared only for an implementation that reports them.
+            let reference = reference
+                .filter(|_| info.capabilities.reports_line && name != "reference")
+                .map(|r| columns[r].as_slice());
+            ImplScore {
+                name: name.clone(),
+                profiles: level_tallies(name, &summaries),
+                may_choices: may_choices(queries, outcomes),
+                same_verdict_other_line: same_verdict_other_line(queries, outcomes, reference),
+                totals: totals(name, &summaries),
+                either_verdicts: either_verdicts(queries, outcomes),
+                not_passed: not_passed(queries, outcomes),
+            }
+        })
+        .collect()
+}
+
+/// Profile to level (`MUST`, `SHOULD`, `MAY`) to tally, from the summaries of every
+/// profile (in [`Profile::ALL`] order).
+fn level_tallies(
+    name: &str,
+    summaries: &[Vec<Summary>],
+) -> BTreeMap<Profile, BTreeMap<String, LevelTally>> {
+    Profile::ALL
+        .into_iter()
+        .zip(summaries)
+        .map(|(profile, summaries)| {
+            let tallies = summaries
+                .iter()
+                .find(|summary| summary.name == name)
+                .map(|summary| {
+                    summary
+                        .per_level
+                        .iter()
+                        .map(|(level, t)| (level.as_str().to_string(), LevelTally::from(*t)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            (profile, tallies)
+        })
+        .collect()
+}
+
+/// The sum over every level per profile ([`Summary::total`]).
+fn totals(name: &str, summaries: &[Vec<Summary>]) -> BTreeMap<Profile, LevelTally> {
+    Profile::ALL
+        .into_iter()
+        .zip(summaries)
+        .filter_map(|(profile, summaries)| {
+            let summary = summaries.iter().find(|s| s.name == name)?;
+            Some((profile, LevelTally::from(summary.total())))
+        })
+        .collect()
+}
+
+/// The queries `profile` lets implementations answer either way, findings awaiting
+/// their verdict left out, with their outcomes.
+fn either_way<'a>(
+    queries: &'a Rows<'_>,
+    outcomes: &'a [Outcome],
+    profile: Profile,
+) -> impl Iterator<Item = (&'a Query, &'a Outcome)> {
+    queries
+        .iter()
+        .zip(outcomes)
+        .map(|((_, q), outcome)| (*q, outcome))
+        .filter(move |(q, _)| q.expect_for(profile) == Expect::Either && !q.is_undecided_finding())
+}
+
+/// The choices made where the RFC lets implementations choose (`either` under
+/// `rfc9309`): requirement ID to (allowed, disallowed) counts.
+fn may_choices(queries: &Rows<'_>, outcomes: &[Outcome]) -> BTreeMap<String, (usize, usize)> {
+    let mut choices: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for (q, outcome) in either_way(queries, outcomes, Profile::Rfc9309) {
+        if let Some(allowed) = outcome.allowed() {
+            for id in &q.requirements {
+                let entry = choices.entry(id.clone()).or_default();
+                if allowed {
+                    entry.0 += 1;
+                } else {
+                    entry.1 += 1;
+                }
+            }
+        }
+    }
+    choices
+}
+
+/// Profile to the verdicts on the queries it lets implementations answer either way:
+/// (allowed, disallowed).
+fn either_verdicts(queries: &Rows<'_>, outcomes: &[Outcome]) -> BTreeMap<Profile, (usize, usize)> {
+    Profile::ALL
+        .into_iter()
+        .map(|profile| {
+            let mut verdicts = (0, 0);
+            for (_, outcome) in either_way(queries, outcomes, profile) {
+                match outcome.allowed() {
+                    Some(true) => verdicts.0 += 1,
+                    Some(false) => verdicts.1 += 1,
+                    None => {}
+                }
+            }
+            (profile, verdicts)
+        })
+        .collect()
+}
+
+/// The queries where the reference's verdict came with another deciding line (none
+/// without a `reference` column to compare with).
+fn same_verdict_other_line(
+    queries: &Rows<'_>,
+    outcomes: &[Outcome],
+    reference: Option<&[Outcome]>,
+) -> Vec<String> {
+    let Some(reference) = reference else {
+        return Vec::new();
+    };
+    queries
+        .iter()
+        .zip(outcomes.iter().zip(reference))
+        .filter_map(|((_, q), (mine, theirs))| match (mine, theirs) {
+            (
+                Outcome::Verdict {
+                    allowed: a,
+                    line: Some(la),
+                },
+                Outcome::Verdict {
+                    allowed: b,
+                    line: Some(lb),
+                },
+            ) if a == b && la != lb => Some(q.id.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Profile to the queries not passed under it (wrong verdict or no verdict), as row
+/// indexes in corpus order.
+fn not_passed(queries: &Rows<'_>, outcomes: &[Outcome]) -> BTreeMap<Profile, Vec<usize>> {
+    Profile::ALL
+        .into_iter()
+        .map(|profile| {
+            let indexes = queries
+                .iter()
+                .zip(outcomes)
+                .enumerate()
+                .filter(|(_, ((_, q), outcome))| {
+                    matches!(
+                        judge(q.expect_for(profile), outcome),
+                        Judgement::Fail | Judgement::NoVerdict
+                    )
+                })
+                .map(|(index, _)| index)
+                .collect();
+            (profile, indexes)
+        })
+        .collect()
+}
+
+/// The tally of `outcomes` on the rows `indexes`, judged under `rfc9309`.
+fn tally_of(queries: &Rows<'_>, outcomes: &[Outcome], indexes: &[usize]) -> Tally {
+    let mut tally = Tally::default();
+    for &i in indexes {
+        tally.add(judge(
+            queries[i].1.expect_for(Profile::Rfc9309),
+            &outcomes[i],
+        ));
+    }
+    tally
+}
+
+/// Per requirement ID, in index order: the decided queries citing it (by any of its
+/// names) and each implementation's (passed, judged) on them under `rfc9309`.
+fn requirement_scores(
+    corpus: &Corpus,
+    queries: &Rows<'_>,
+    columns: &[Vec<Outcome>],
+) -> Vec<RequirementScore> {
+    let requirements = corpus.requirements();
+    requirements
+        .iter()
+        .map(|req| {
+            let citing: Vec<usize> = queries
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, q))| !q.is_undecided_finding())
+                .filter(|(_, (_, q))| {
+                    q.requirements.iter().any(|id| {
+                        requirements.resolve(id).map(|r| r.id.as_str()) == Some(req.id.as_str())
+                    })
+                })
+                .map(|(i, _)| i)
+                .collect();
+            let per_impl = columns
+                .iter()
+                .map(|outcomes| {
+                    let tally = tally_of(queries, outcomes, &citing);
+                    (tally.pass, tally.judged())
+                })
+                .collect();
+            RequirementScore {
+                id: req.id.clone(),
+                level: level_name(req.level),
+                queries: citing.len(),
+                per_impl,
+            }
+        })
+        .collect()
+}
+
+/// Pairwise agreement over the queries both implementations gave a verdict for.
+fn agreement(columns: &[Vec<Outcome>]) -> Agreement {
+    let n = columns.len();
+    let mut agreement = Agreement {
+        same: vec![vec![0; n]; n],
+        both: vec![vec![0; n]; n],
+    };
+    for a in 0..n {
+        for b in 0..n {
+            for (x, y) in columns[a].iter().zip(&columns[b]) {
+                if let (Some(x), Some(y)) = (x.allowed(), y.allowed()) {
+                    agreement.both[a][b] += 1;
+                    if x == y {
+                        agreement.same[a][b] += 1;
+                    }
+                }
+            }
+        }
+    }
+    agreement
+}
+
+/// The campaign seed named in a finding's `why` (`fuzzing campaign `x`, seed 7, ...`).
+fn seed_of(why: &str) -> Option<u64> {
+    let at = why.find("fuzzing campaign")?;
+    let rest = &why[at..];
+    let at = rest.find("seed ")?;
+    let digits: String = rest[at + 5..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+fn describe_fetch(fetch: &reptest_corpus::Fetch) -> String {
+    let mut parts = Vec::new();
+    if let Some(status) = fetch.status {
+        parts.push(format!("HTTP {status}"));
+    }
+    match fetch.fault {
+        Some(fault) => parts.push(format!("network error: {fault}")),
+        None if fetch.network_error => parts.push("network error".to_string()),
+        None => {}
+    }
+    if fetch.redirects > 0 {
+        parts.push(format!("{} redirect(s)", fetch.redirects));
+    }
+    if fetch.cross_origin {
+        parts.push("the last across authorities".to_string());
+    }
+    if let Some(encoding) = fetch.content_encoding {
+        parts.push(format!("Content-Encoding: {encoding}"));
+    }
+    if let Some(content_type) = &fetch.content_type {
+        parts.push(format!("Content-Type: {content_type}"));
+    }
+    if let Some(cache) = &fetch.cache {
+        parts.push(format!(
+            "cached copy {} h old: {}",
+            cache.age_hours,
+            reptest_core::visible::render(&cache.body)
+        ));
+    }
+    parts.join(", ")
+}
+
+/// `MUST`, `SHOULD`, `MAY`, or `PROFILE` for widely deployed behaviour outside the RFC.
+fn level_name(level: reptest_corpus::RequirementLevel) -> String {
+    level.as_str().to_string()
+}
+
+/// The question entries: each question's queries judged per implementation under
+/// `rfc9309`.
+fn questions(corpus: &Corpus, queries: &Rows<'_>, columns: &[Vec<Outcome>]) -> Vec<QuestionEntry> {
+    let index_of = |id: &str| queries.iter().position(|(_, q)| q.id == id);
+    corpus
+        .questions()
+        .iter()
+        .map(|question| {
+            let naming: Vec<usize> = queries
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, q))| q.question.as_deref() == Some(question.id.as_str()))
+                .map(|(i, _)| i)
+                .collect();
+            QuestionEntry {
+                id: question.id.clone(),
+                question: question.question.clone(),
+                rfc: question
+                    .rfc
+                    .iter()
+                    .map(|q| (q.section.clone(), q.text.clone()))
+                    .collect(),
+                decision: question.decision.clone(),
+                permits_both: question.permits_both.clone(),
+                level: question.level.as_str().to_string(),
+                requirements: question.requirements.clone(),
+                examples: question
+                    .examples
+                    .iter()
+                    .filter_map(|id| index_of(id))
+                    .collect(),
+                per_impl: columns
+                    .iter()
+                    .map(|outcomes| question_answer(tally_of(queries, outcomes, &naming)))
+                    .collect(),
+                hits: campaign_hits(queries, &naming),
+                queries: naming,
+                upstream: question
+                    .upstream
+                    .iter()
+                    .map(|u| (u.implementation.clone(), u.url.clone(), u.title.clone()))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// How an implementation answers a question, from the tally of its queries: wrong if it
+/// failed one, else right if it passed one.
+fn question_answer(tally: Tally) -> QuestionAnswer {
+    let verdict = if tally.fail > 0 {
+        QuestionVerdict::Wrong
+    } else if tally.pass > 0 {
+        QuestionVerdict::Right
+    } else if tally.no_verdict > 0 {
+        QuestionVerdict::NoVerdict
+    } else {
+        QuestionVerdict::NotJudged
+    };
+    QuestionAnswer {
+        verdict,
+        pass: tally.pass,
+        fail: tally.fail,
+    }
+}
+
+/// The raw fuzzing hits of the rows `naming`, per campaign (the finding file's stem).
+fn campaign_hits(queries: &Rows<'_>, naming: &[usize]) -> BTreeMap<String, u64> {
+    let mut hits: BTreeMap<String, u64> = BTreeMap::new();
+    for &i in naming {
+        let (case, query) = queries[i];
+        if let Some(n) = query.hits {
+            let campaign = case
+                .file
+                .file_stem()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            *hits.entry(campaign).or_insert(0) += n;
+        }
+    }
+    hits
+}
