@@ -477,7 +477,7 @@ fn the_fixture_adapter_skips_an_overlong_line_in_bounded_memory() {
 }
 
 /// A file reptest reads whole that never ends (`/dev/zero` as a gate baseline, a policy's
-/// expectations or an `adapters.toml`) is refused once it passes 16 MiB, in bounded memory.
+/// expectations, a robots.txt to check or an `adapters.toml`) is refused once it passes 16 MiB, in bounded memory.
 #[test]
 fn an_endless_input_file_is_refused_in_bounded_memory() {
     let dir = temp_dir("endless");
@@ -489,8 +489,29 @@ fn an_endless_input_file_is_refused_in_bounded_memory() {
     let robots = dir.join("robots.txt");
     std::fs::write(&robots, "User-agent: *\nDisallow: /x\n").unwrap();
     let robots = robots.to_str().unwrap();
-    let runs: [&[&str]; 3] = [
+    let expect = dir.join("expect.toml");
+    std::fs::write(&expect, "[[expect]]\nagents = [\"*\"]\nallowed = [\"/\"]\n").unwrap();
+    let expect = expect.to_str().unwrap();
+    let runs: [&[&str]; 5] = [
         &["gate", "--impl", "reference", "--baseline", "/dev/zero"],
+        &[
+            "check",
+            "--robots",
+            "/dev/zero",
+            "--agent",
+            "a",
+            "--url",
+            "/",
+        ],
+        &[
+            "policy",
+            "--robots",
+            "/dev/zero",
+            "--expect",
+            expect,
+            "--impl",
+            "none",
+        ],
         &[
             "policy",
             "--robots",

@@ -195,16 +195,24 @@ impl<R: Read> LineReader<R> {
 /// A whole text file of at most `limit` bytes: one that is larger (or not UTF-8) is an
 /// [`io::ErrorKind::InvalidData`] error, and no more than `limit + 1` bytes of it are read.
 pub fn read_text(path: &Path, limit: u64) -> io::Result<String> {
-    let file = std::fs::File::open(path)?;
+    let bytes = read_bytes(std::fs::File::open(path)?, limit)?;
+    String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// Everything `reader` gives, at most `limit` bytes: more (`/dev/zero`, an endless pipe)
+/// is an [`io::ErrorKind::InvalidData`] error, and no more than `limit + 1` bytes are read.
+pub fn read_bytes(reader: impl Read, limit: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
             format!("larger than {limit} bytes, the limit for a file reptest reads whole"),
         ));
     }
-    String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    Ok(bytes)
 }
 
 #[cfg(test)]

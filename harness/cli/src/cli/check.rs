@@ -3,8 +3,7 @@
 use super::Outcome;
 use reptest_corpus::Profile;
 use reptest_reference::{AccessReason, Config, Reason, Robots, RuleKind, WarningKind};
-use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Check one URL against one robots.txt with the reference matcher and explain the
@@ -160,15 +159,17 @@ fn url_notes(url: &str) -> Vec<String> {
     notes
 }
 
-fn read_body(path: &PathBuf) -> Result<Vec<u8>, String> {
+/// The robots.txt body from a file or stdin (`-`), at most
+/// [`reptest::lines::MAX_TEXT_FILE`] bytes: an endless input is refused in bounded memory.
+pub(crate) fn read_body(path: &Path) -> Result<Vec<u8>, String> {
+    use reptest::lines::{read_bytes, MAX_TEXT_FILE};
     if path.as_os_str() == "-" {
-        let mut body = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut body)
-            .map_err(|e| format!("reading stdin: {e}"))?;
-        return Ok(body);
+        return read_bytes(std::io::stdin().lock(), MAX_TEXT_FILE)
+            .map_err(|e| format!("reading stdin: {e}"));
     }
-    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    std::fs::File::open(path)
+        .and_then(|file| read_bytes(file, MAX_TEXT_FILE))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
 fn groups(lines: &[usize]) -> String {

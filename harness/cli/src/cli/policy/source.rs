@@ -78,14 +78,7 @@ pub(super) fn read(robots: &str, timeout: Duration) -> Result<Source, String> {
     if robots.starts_with("http://") || robots.starts_with("https://") {
         return fetch(robots, timeout);
     }
-    let body = if robots == "-" {
-        let mut body = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut body)
-            .map_err(|e| format!("reading stdin: {e}"))?;
-        body
-    } else {
-        std::fs::read(robots).map_err(|e| format!("cannot read {robots}: {e}"))?
-    };
+    let body = super::super::check::read_body(std::path::Path::new(robots))?;
     Ok(Source {
         origin: reptest::url::DEFAULT_ORIGIN.to_string(),
         status: Some(200),
