@@ -2,18 +2,13 @@
 //! wrongly without a word, and no raw octet of an input reaches a message.
 
 use std::fs;
-use std::io::{Cursor, Write};
+use std::io::Cursor;
 use std::path::Path;
 
-use flate2::write::GzEncoder;
-use flate2::Compression;
 use reptest_survey::{open, Error, Files, SurveyFile};
 
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut e = GzEncoder::new(Vec::new(), Compression::fast());
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
-}
+mod common;
+use common::{gzip, warc_record};
 
 fn tar_items(data: Vec<u8>) -> Vec<Result<SurveyFile, Error>> {
     Files::tar(Cursor::new(data), "t.tar").collect()
@@ -113,19 +108,6 @@ fn a_long_name_header_over_64_kib_is_refused_with_its_offset() {
         hosts(&tar_items(builder.into_inner().unwrap())),
         ["long.example"]
     );
-}
-
-fn warc_record(uri: &str, http: &[u8]) -> Vec<u8> {
-    [
-        format!(
-            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\nContent-Length: {}\r\n\r\n",
-            http.len()
-        )
-        .as_bytes(),
-        http,
-        b"\r\n\r\n",
-    ]
-    .concat()
 }
 
 /// A response whose body is `text` gzip-compressed `layers` times, each listed.

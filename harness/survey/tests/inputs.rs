@@ -1,12 +1,12 @@
 //! Directory and tar inputs, built in a temporary directory.
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 
-use flate2::write::GzEncoder;
-use flate2::Compression;
 use reptest_survey::{open, Cut, Files, Format, SurveyFile, BODY_LIMIT};
+
+mod common;
+use common::gzip;
 
 fn read_all(path: &Path) -> Vec<Result<SurveyFile, reptest_survey::Error>> {
     open(path).expect("opens").collect()
@@ -121,12 +121,6 @@ fn tar_bytes() -> Vec<u8> {
         .append_data(&mut header, "last.example", &b"last"[..])
         .unwrap();
     builder_ref.into_inner().unwrap()
-}
-
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut e = GzEncoder::new(Vec::new(), Compression::fast());
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
 }
 
 fn check_tar_files(files: &[SurveyFile], name: &str) {

@@ -1,31 +1,13 @@
 //! No input makes a reader panic or loop: random and mutated archives give files,
 //! skipped records or errors, and nothing after a fatal error.
 
-use std::io::{Cursor, Write};
+use std::io::Cursor;
 
-use flate2::write::GzEncoder;
-use flate2::Compression;
 use proptest::prelude::*;
 use reptest_survey::Files;
 
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut e = GzEncoder::new(Vec::new(), Compression::fast());
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
-}
-
-fn warc_record(uri: &str, http: &[u8]) -> Vec<u8> {
-    [
-        format!(
-            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\nContent-Length: {}\r\n\r\n",
-            http.len()
-        )
-        .as_bytes(),
-        http,
-        b"\r\n\r\n",
-    ]
-    .concat()
-}
+mod common;
+use common::{gzip, warc_record};
 
 fn valid_warc() -> Vec<u8> {
     [

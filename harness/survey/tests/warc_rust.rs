@@ -1,12 +1,13 @@
 //! WARC input on files written by the `warc` crate's writer (a Rust-only run covers WARC;
 //! tests/warcio.rs checks files of a second, independent writer).
 
-use std::io::{Cursor, Write};
+use std::io::Cursor;
 
-use flate2::write::GzEncoder;
-use flate2::Compression;
 use reptest_survey::{Cut, Files, SurveyFile};
 use warc::{RawRecordHeader, WarcHeader, WarcWriter};
+
+mod common;
+use common::gzip;
 
 /// One record as the `warc` crate writes it.
 fn record(kind: &str, uri: &[u8], content: &[u8], extra: &[(WarcHeader, &[u8])]) -> Vec<u8> {
@@ -41,12 +42,6 @@ fn record(kind: &str, uri: &[u8], content: &[u8], extra: &[(WarcHeader, &[u8])])
         .write_raw(header, &content)
         .unwrap();
     out
-}
-
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut e = GzEncoder::new(Vec::new(), Compression::default());
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
 }
 
 const ROBOTS: &[u8] = b"User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n";
