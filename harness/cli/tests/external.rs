@@ -43,24 +43,7 @@ fn persistent_toml(name: &str, args: &[&str], extra: &str) -> String {
 /// A corpus of one file: cases of (id, agents), each query of URL
 /// `https://example.com/x` against an empty body, expected allowed.
 fn corpus(name: &str, cases: &[(&str, &[&str])]) -> Corpus {
-    let dir = temp_dir(name);
-    std::fs::copy(
-        reptest_corpus::default_dir().join("requirements.md"),
-        dir.join("requirements.md"),
-    )
-    .unwrap();
-    let mut text = String::new();
-    for (id, agents) in cases {
-        text.push_str(&format!(
-            "[[case]]\nid = \"{id}\"\ntitle = \"t\"\nrobots = \"User-agent: nobody\\nDisallow: /\\n\"\n"
-        ));
-        for agent in *agents {
-            text.push_str(&format!(
-                "[[case.query]]\nagent = \"{agent}\"\nurl = \"https://example.com/x\"\nexpect = \"allowed\"\nrequirements = [\"2.2.2-PREFIX\"]\nlevel = \"MUST\"\nwhy = \"w\"\n"
-            ));
-        }
-    }
-    std::fs::write(dir.join("cases.toml"), text).unwrap();
+    let dir = common::allowed_corpus(temp_dir(name), cases);
     Corpus::load(&dir).unwrap_or_else(|e| panic!("{e}"))
 }
 

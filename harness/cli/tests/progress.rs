@@ -17,22 +17,9 @@ fn temp_dir(name: &str) -> PathBuf {
 /// A corpus of `cases` cases of one query each (an empty group for `nobody`, so every
 /// query is allowed).
 fn corpus(name: &str, cases: usize) -> PathBuf {
-    let dir = temp_dir(name);
-    std::fs::copy(
-        reptest_corpus::default_dir().join("requirements.md"),
-        dir.join("requirements.md"),
-    )
-    .unwrap();
-    let mut text = String::new();
-    for i in 0..cases {
-        text.push_str(&format!(
-            "[[case]]\nid = \"c{i}\"\ntitle = \"t\"\nrobots = \"User-agent: nobody\\nDisallow: /\\n\"\n\
-             [[case.query]]\nagent = \"a\"\nurl = \"https://example.com/x\"\nexpect = \"allowed\"\n\
-             requirements = [\"2.2.2-PREFIX\"]\nlevel = \"MUST\"\nwhy = \"w\"\n"
-        ));
-    }
-    std::fs::write(dir.join("cases.toml"), text).unwrap();
-    dir
+    let ids: Vec<String> = (0..cases).map(|i| format!("c{i}")).collect();
+    let cases: Vec<(&str, &[&str])> = ids.iter().map(|id| (id.as_str(), &["a"][..])).collect();
+    common::allowed_corpus(temp_dir(name), &cases)
 }
 
 /// Adapters registering `slow`: one process per query that takes a second to answer

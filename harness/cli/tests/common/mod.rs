@@ -95,3 +95,27 @@ pub fn require(missing: Option<String>, skip_var: &str, fix: &str) {
         panic!("{missing}: {fix} (or build the tests with {skip_var}=1 to have them ignored)");
     }
 }
+
+/// A corpus folder `dir` of one file: cases of (id, agents), each query of URL
+/// `https://example.com/x` against a body that disallows only `nobody`, so every query
+/// is expected allowed.
+pub fn allowed_corpus(dir: PathBuf, cases: &[(&str, &[&str])]) -> PathBuf {
+    std::fs::copy(
+        reptest_corpus::default_dir().join("requirements.md"),
+        dir.join("requirements.md"),
+    )
+    .unwrap();
+    let mut text = String::new();
+    for (id, agents) in cases {
+        text.push_str(&format!(
+            "[[case]]\nid = \"{id}\"\ntitle = \"t\"\nrobots = \"User-agent: nobody\\nDisallow: /\\n\"\n"
+        ));
+        for agent in *agents {
+            text.push_str(&format!(
+                "[[case.query]]\nagent = \"{agent}\"\nurl = \"https://example.com/x\"\nexpect = \"allowed\"\nrequirements = [\"2.2.2-PREFIX\"]\nlevel = \"MUST\"\nwhy = \"w\"\n"
+            ));
+        }
+    }
+    std::fs::write(dir.join("cases.toml"), text).unwrap();
+    dir
+}
