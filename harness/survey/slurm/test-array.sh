@@ -22,6 +22,9 @@
 #   REPTEST_BIN=PATH        a reptest binary to use instead of `cargo build --release -p reptest`
 #   REPTEST_SURVEY_IMPLS    implementations (default: reference,rust-robotxt,rust-texting-robots)
 #   REPTEST_SURVEY_INPUT    the input (default: the protego 0.7.0 test_data, fetched if missing)
+#   QUERY_TIMEOUT=10        the survey's --timeout, in seconds, for the unsharded run and every
+#                           task alike: generous, so that a loaded machine (4 tasks on 2 cores)
+#                           times no crate query out and the comparison stays exact
 #   SLURM_TEST_TIMEOUT=900  seconds the array job may take (sbatch --wait is killed after)
 #   SLURMCTLD_PORT=16817, SLURMD_PORT=16818   first ports tried (the next free ones are taken)
 #   KEEP=1                  keep the temporary directory (logs, outputs) and print its path
@@ -36,6 +39,7 @@ TASKS="${TASKS:-4}"
 IMPLS="${REPTEST_SURVEY_IMPLS:-reference,rust-robotxt,rust-texting-robots}"
 INPUT="${REPTEST_SURVEY_INPUT:-$state/survey/protego-0.7.0/test_data}"
 JOB_TIMEOUT="${SLURM_TEST_TIMEOUT:-900}"
+QUERY_TIMEOUT="${QUERY_TIMEOUT:-10}"
 KEEP="${KEEP:-0}"
 
 say() { printf 'slurm-test: %s\n' "$*"; }
@@ -311,7 +315,7 @@ fi
 # 4a. The unsharded run.
 # ---------------------------------------------------------------------------------------
 t_whole="$(now)"
-"$bin" survey --input "$INPUT" --impl "$IMPLS" --out "$work/whole" \
+"$bin" survey --input "$INPUT" --impl "$IMPLS" --timeout "$QUERY_TIMEOUT" --out "$work/whole" \
   >"$logs/whole.out" 2>"$logs/whole.err" || die "the unsharded survey failed (see $logs/whole.err)"
 whole_s="$(since "$t_whole")"
 say "unsharded survey: $whole_s s"
@@ -323,17 +327,18 @@ batch="$etc/survey.sbatch"
 {
   echo '#!/bin/bash'
   echo 'set -euo pipefail'
-  printf 'bin=%q input=%q impls=%q parts=%q\n' "$bin" "$INPUT" "$IMPLS" "$work/parts"
+  printf 'bin=%q input=%q impls=%q timeout=%q parts=%q\n' "$bin" "$INPUT" "$IMPLS" \
+    "$QUERY_TIMEOUT" "$work/parts"
   cat <<'EOF'
 echo "task ${SLURM_ARRAY_TASK_ID} of ${SLURM_ARRAY_TASK_COUNT} (job ${SLURM_ARRAY_JOB_ID}) on $(hostname -s)"
 unset JOB_COMPLETION_INDEX REPTEST_SHARD_COUNT
 start=$(date +%s.%N)
 if [ -x /usr/bin/time ]; then
   /usr/bin/time -v -o "timing-${SLURM_ARRAY_TASK_ID}.txt" \
-    "$bin" survey --input "$input" --impl "$impls" --out "$parts"
+    "$bin" survey --input "$input" --impl "$impls" --timeout "$timeout" --out "$parts"
   sed 's/^/time: /' "timing-${SLURM_ARRAY_TASK_ID}.txt"
 else
-  "$bin" survey --input "$input" --impl "$impls" --out "$parts"
+  "$bin" survey --input "$input" --impl "$impls" --timeout "$timeout" --out "$parts"
 fi
 end=$(date +%s.%N)
 echo "elapsed: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }') s"
