@@ -25,9 +25,10 @@ fn temp_file(name: &str, body: &[u8]) -> std::path::PathBuf {
     path
 }
 
-/// `reptest check` for agent `examplebot`: its exit must be a success; returns stdout.
-fn check(robots: &str, url: &str, stdin: &[u8]) -> String {
-    let args = [
+/// `reptest check` of `url` for agent `examplebot` on the file `robots`, with `extra`
+/// arguments after the usual ones.
+fn check_with(robots: &str, url: &str, extra: &[&str], stdin: &[u8]) -> Output {
+    let mut args = vec![
         "check",
         "--robots",
         robots,
@@ -36,7 +37,13 @@ fn check(robots: &str, url: &str, stdin: &[u8]) -> String {
         "--url",
         url,
     ];
-    let out = reptest(&args, stdin);
+    args.extend_from_slice(extra);
+    reptest(&args, stdin)
+}
+
+/// `reptest check` for agent `examplebot`: its exit must be a success; returns stdout.
+fn check(robots: &str, url: &str, stdin: &[u8]) -> String {
+    let out = check_with(robots, url, &[], stdin);
     assert!(out.status.success(), "{}", text(&out.stderr));
     text(&out.stdout)
 }
@@ -377,19 +384,7 @@ fn check_says_when_the_body_was_cut_at_the_parse_limit() {
 #[test]
 fn check_warnings_use_visible_notation() {
     let robots = temp_file("nul.txt", b"User-agent: *\nFoo\0bar: x\xff\nDisallow: /p\n");
-    let out = reptest(
-        &[
-            "check",
-            "--robots",
-            robots.to_str().unwrap(),
-            "--agent",
-            "examplebot",
-            "--url",
-            "/p",
-            "--warnings",
-        ],
-        b"",
-    );
+    let out = check_with(robots.to_str().unwrap(), "/p", &["--warnings"], b"");
     assert!(out.status.success());
     assert!(!out.stdout.contains(&0), "a raw NUL was printed");
     assert!(
@@ -416,40 +411,14 @@ fn check_cites_googles_choice_when_it_decides() {
         ("/private", "a pattern starting with neither `/` nor `*`"),
         ("/typo", "misspelt record names"),
     ] {
-        let out = reptest(
-            &[
-                "check",
-                "--robots",
-                robots,
-                "--agent",
-                "examplebot",
-                "--url",
-                url,
-                "--profile",
-                "google",
-            ],
-            b"",
-        );
+        let out = check_with(robots, url, &["--profile", "google"], b"");
         let stdout = text(&out.stdout);
         assert!(stdout.starts_with("disallowed"), "{url}: {stdout}");
         assert!(stdout.contains("Google's choice: "), "{url}: {stdout}");
         assert!(stdout.contains(choice), "{url}: {stdout}");
         assert!(!stdout.contains("RFC 9309 §2.2.2"), "{url}: {stdout}");
     }
-    let plain = reptest(
-        &[
-            "check",
-            "--robots",
-            robots,
-            "--agent",
-            "examplebot",
-            "--url",
-            "/plain",
-            "--profile",
-            "google",
-        ],
-        b"",
-    );
+    let plain = check_with(robots, "/plain", &["--profile", "google"], b"");
     let stdout = text(&plain.stdout);
     assert!(stdout.contains("RFC 9309 §2.2.2"), "{stdout}");
     assert!(!stdout.contains("Google's choice"), "{stdout}");
@@ -463,19 +432,7 @@ fn check_warnings_on_a_binary_file_are_one_per_line_and_visible() {
         "binary.bin",
         b"\x7fELF\x02\xff\xfe: \x00\x01\r\n\xca\xfe\xba\xbe\n",
     );
-    let out = reptest(
-        &[
-            "check",
-            "--robots",
-            robots.to_str().unwrap(),
-            "--agent",
-            "examplebot",
-            "--url",
-            "/",
-            "--warnings",
-        ],
-        b"",
-    );
+    let out = check_with(robots.to_str().unwrap(), "/", &["--warnings"], b"");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = std::str::from_utf8(&out.stdout).expect("UTF-8 output");
     assert!(!stdout.contains('\u{FFFD}'), "{stdout}");
@@ -492,19 +449,7 @@ fn check_warnings_on_a_binary_file_are_one_per_line_and_visible() {
     );
 
     let fine = temp_file("fine.txt", b"User-agent: *\nDisallow: /p\nFoo: bar\n");
-    let out = reptest(
-        &[
-            "check",
-            "--robots",
-            fine.to_str().unwrap(),
-            "--agent",
-            "examplebot",
-            "--url",
-            "/",
-            "--warnings",
-        ],
-        b"",
-    );
+    let out = check_with(fine.to_str().unwrap(), "/", &["--warnings"], b"");
     assert!(!text(&out.stdout).contains("no line of the file is a record"));
 }
 

@@ -122,16 +122,22 @@ fn quiet_draws_nothing_on_a_terminal() {
     }
 }
 
+/// `reptest COMMAND --impl reference,slow --corpus CORPUS` with the adapters of
+/// `adapters`, its output captured (so stderr is not a terminal); more arguments may follow.
+fn off_a_terminal(command: &str, corpus: &Path, adapters: &Path) -> Command {
+    let mut reptest = Command::new(REPTEST);
+    reptest
+        .args([command, "--impl", "reference,slow", "--corpus"])
+        .arg(corpus)
+        .env("REPTEST_ADAPTERS", adapters);
+    reptest
+}
+
 #[test]
 fn stderr_that_is_not_a_terminal_gets_no_progress() {
     let corpus = corpus("pipe-corpus", 3);
     let adapters = slow_adapter("pipe-adapters");
-    let out = Command::new(REPTEST)
-        .args(["run", "--impl", "reference,slow", "--corpus"])
-        .arg(&corpus)
-        .env("REPTEST_ADAPTERS", &adapters)
-        .output()
-        .unwrap();
+    let out = off_a_terminal("run", &corpus, &adapters).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
@@ -149,12 +155,7 @@ fn last_word<'t>(table: &'t str, row: &str) -> &'t str {
 fn run_and_report_say_how_long_each_implementation_took() {
     let corpus = corpus("seconds-corpus", 2);
     let adapters = slow_adapter("seconds-adapters");
-    let run = Command::new(REPTEST)
-        .args(["run", "--impl", "reference,slow", "--corpus"])
-        .arg(&corpus)
-        .env("REPTEST_ADAPTERS", &adapters)
-        .output()
-        .unwrap();
+    let run = off_a_terminal("run", &corpus, &adapters).output().unwrap();
     let text = String::from_utf8_lossy(&run.stdout);
     assert!(
         text.lines()
@@ -168,12 +169,9 @@ fn run_and_report_say_how_long_each_implementation_took() {
     assert!(reference >= 0.0, "{text}");
 
     let out_dir = temp_dir("seconds-report");
-    let report = Command::new(REPTEST)
-        .args(["report", "--impl", "reference,slow", "--corpus"])
-        .arg(&corpus)
+    let report = off_a_terminal("report", &corpus, &adapters)
         .arg("--out")
         .arg(&out_dir)
-        .env("REPTEST_ADAPTERS", &adapters)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&report.stdout);
