@@ -20,7 +20,6 @@ mod baseline;
 mod compare;
 mod render;
 
-pub use crate::github::{data as github_data, property as github_property};
 pub use baseline::{judge_all, Baseline, BaselineError, Judged, KnownFailure, HEADER};
 pub use compare::{Counts, Entry, GateResult, Status};
 pub use render::{explain, github, human, junit, Context};
@@ -30,7 +29,7 @@ mod tests {
     use super::baseline::*;
     use super::compare::*;
     use super::render::*;
-    use super::{github_data, github_property};
+    use crate::github::{data as github_data, property as github_property};
     use reptest_core::markup::escape as xml_escape;
     use reptest_core::runner::Run;
     use reptest_core::Outcome;
