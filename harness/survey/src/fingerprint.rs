@@ -30,6 +30,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
+use crate::shard::locator;
 use crate::SurveyFile;
 
 /// What a survey read: the number of entries and their combined hash.
@@ -108,11 +109,6 @@ impl InputDigest {
 fn field(h: &mut Xxh3, bytes: &[u8]) {
     h.update(&(bytes.len() as u64).to_le_bytes());
     h.update(bytes);
-}
-
-/// `source` without the input's own name in front (see [`crate::shard`]).
-fn locator<'a>(source: &'a str, input: &str) -> &'a str {
-    source.strip_prefix(input).unwrap_or(source)
 }
 
 /// The checksum of `value`: the 128-bit XXH3 hash of its compact JSON, as 32 hex digits.

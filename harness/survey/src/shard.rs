@@ -226,13 +226,20 @@ pub const SHARD_COUNT_VAR: &str = "REPTEST_SHARD_COUNT";
 
 /// The shard, of `count`, that `file` from the input named `input` belongs to.
 pub fn shard_of(file: &SurveyFile, input: &str, count: u32) -> u32 {
-    let locator = file.source.strip_prefix(input).unwrap_or(&file.source);
+    let locator = locator(&file.source, input);
     let mut key = Vec::with_capacity(file.host.len() + 1 + locator.len());
     key.extend_from_slice(file.host.as_bytes());
     key.push(0);
     key.extend_from_slice(locator.as_bytes());
     // FNV-1a's low bits depend only on the inputs' low bits: mixed, every bit counts.
     (mix(fnv1a64(&key)) % u64::from(count.max(1))) as u32
+}
+
+/// `source` without the input's own name in front: what places an entry within its
+/// input (`/name`, `:member/path`, `@offset`), so that the same input read under another
+/// name shards (and fingerprints, [`crate::fingerprint`]) the same.
+pub(crate) fn locator<'a>(source: &'a str, input: &str) -> &'a str {
+    source.strip_prefix(input).unwrap_or(source)
 }
 
 impl fmt::Display for Shard {

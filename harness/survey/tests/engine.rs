@@ -101,6 +101,11 @@ fn run(shard: Shard) -> Survey {
 }
 
 fn run_with(shard: Shard, limit: Option<u64>) -> Survey {
+    survey_of(files(), shard, limit)
+}
+
+/// The survey of `files` by the three fakes.
+fn survey_of(files: Vec<SurveyFile>, shard: Shard, limit: Option<u64>) -> Survey {
     let reference = Fake::new("reference", Kind::Reference);
     let allow = Fake::new("allow-all", Kind::AllowAll);
     let flaky = Fake::new("flaky", Kind::Flaky);
@@ -117,7 +122,7 @@ fn run_with(shard: Shard, limit: Option<u64>) -> Survey {
         limit,
         ..Options::default()
     };
-    survey_files(files().into_iter().map(Ok), "in", &options, &setup, &Quiet).unwrap()
+    survey_files(files.into_iter().map(Ok), "in", &options, &setup, &Quiet).unwrap()
 }
 
 #[test]
@@ -225,20 +230,10 @@ fn every_shard_records_the_fingerprint_of_the_whole_input() {
     for (_, partial) in shards(3) {
         assert_eq!(partial.survey.header.input, whole);
     }
-    let options = Options::default();
-    let reference = Fake::new("reference", Kind::Reference);
-    let implementations: [&dyn Implementation; 1] = [&reference];
-    let attribution = Attribution::default();
-    let setup = Setup {
-        implementations: &implementations,
-        decider: &reference,
-        attribution: &attribution,
-        questions: Vec::new(),
-    };
     let mut other = files();
     other[3].body = b"User-agent: *\nDisallow: /d\n".to_vec();
-    let changed = survey_files(other.into_iter().map(Ok), "in", &options, &setup, &Quiet);
-    assert_ne!(changed.unwrap().header.input, whole);
+    let changed = survey_of(other, Shard::WHOLE, None);
+    assert_ne!(changed.header.input, whole);
     assert_eq!(run_with(Shard::WHOLE, Some(5)).header.input.entries, 5);
 }
 
