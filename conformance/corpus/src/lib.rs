@@ -47,7 +47,7 @@ pub mod write;
 
 pub use error::Error;
 pub use model::{
-    Cache, Case, ContentEncoding, Dimension, Expect, Fetch, Level, NetworkFault, Query,
+    Cache, Case, Cause, ContentEncoding, Dimension, Expect, Fetch, Level, NetworkFault, Query,
 };
 pub use questions::{Question, RfcQuote, Upstream};
 pub use requirements::{Requirement, RequirementIndex, RequirementLevel};

@@ -275,16 +275,14 @@ impl Checker<'_> {
         if raw.query.is_empty() {
             self.fail(line, "a case needs at least one [[case.query]]");
         }
-        let default_level = raw.level.as_deref();
+        let defaults = Defaults {
+            requirements: raw.requirements.as_deref(),
+            level: raw.level.as_deref(),
+            question: raw.question.as_deref(),
+        };
         let mut queries = Vec::new();
         for (n, query) in raw.query.into_iter().enumerate() {
-            queries.push(self.query(
-                &id,
-                n + 1,
-                query,
-                raw.requirements.as_deref(),
-                default_level,
-            ));
+            queries.push(self.query(&id, n + 1, query, &defaults));
         }
         Some(Case {
             id,
@@ -393,8 +391,7 @@ impl Checker<'_> {
         case_id: &str,
         number: usize,
         raw: raw::Query,
-        default_requirements: Option<&[String]>,
-        default_level: Option<&str>,
+        defaults: &Defaults<'_>,
     ) -> Option<Query> {
         let line = line_of(self.text, raw.agent.span().start);
         let at = format!("query {number}: ");
@@ -423,7 +420,7 @@ impl Checker<'_> {
         }
         let requirements = raw
             .requirements
-            .or_else(|| default_requirements.map(<[String]>::to_vec))
+            .or_else(|| defaults.requirements.map(<[String]>::to_vec))
             .unwrap_or_default();
         if requirements.is_empty() {
             self.fail(
@@ -431,7 +428,7 @@ impl Checker<'_> {
                 format!("{at}no requirements: give `requirements` on the query or the case"),
             );
         }
-        let level_text = raw.level.as_deref().or(default_level);
+        let level_text = raw.level.as_deref().or(defaults.level);
         let level = level_text.and_then(Level::parse);
         if level.is_none() {
             let found = level_text.map_or("nothing".into(), |l| format!("`{l}`"));
@@ -506,12 +503,24 @@ impl Checker<'_> {
             why: raw.why,
             profiles,
             triage: raw.triage,
-            question: raw.question,
+            question: raw
+                .question
+                .or_else(|| defaults.question.map(str::to_owned)),
             hits: raw.hits,
             observed,
             line,
         })
     }
+}
+
+/// What a case gives its queries when they give nothing themselves.
+struct Defaults<'a> {
+    /// The case's `requirements`.
+    requirements: Option<&'a [String]>,
+    /// The case's `level`.
+    level: Option<&'a str>,
+    /// The case's `question`.
+    question: Option<&'a str>,
 }
 
 fn check_unique_ids(ids: &[(String, PathBuf, usize)], problems: &mut Vec<Problem>) {

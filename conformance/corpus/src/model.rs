@@ -80,10 +80,52 @@ impl Query {
         !self.observed.is_empty() && self.triage.is_some() && self.expect == Expect::Either
     }
 
+    /// The root cause the query's failures are grouped by (RFC 9309 as a whole): its
+    /// question when it names one, else the one RFC requirement it cites when it tests
+    /// one plain sentence, else `None` (the corpus wants a question then).
+    pub fn cause(&self) -> Option<Cause<'_>> {
+        if let Some(question) = &self.question {
+            return Some(Cause::Question(question));
+        }
+        let mut rfc = self
+            .requirements
+            .iter()
+            .filter(|id| !id.starts_with("profile-"));
+        match (rfc.next(), rfc.next()) {
+            (Some(id), None) => Some(Cause::Requirement(id)),
+            _ => None,
+        }
+    }
+
     /// Whether the query has no decided verdict: marked for triage (an RFC reading not
     /// yet settled, or a finding awaiting its verdict).
     pub fn is_undecided(&self) -> bool {
         self.triage.is_some()
+    }
+}
+
+/// The root cause a query's failures are grouped by ([`Query::cause`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Cause<'a> {
+    /// A question of the catalogue (`Q-…`): a point implementations disagree on.
+    Question(&'a str),
+    /// One plain requirement of the index (e.g. `2.2.2-LONGEST`) that the query alone
+    /// tests.
+    Requirement(&'a str),
+}
+
+impl Cause<'_> {
+    /// The question's or the requirement's id.
+    pub fn id(&self) -> &str {
+        match self {
+            Cause::Question(id) | Cause::Requirement(id) => id,
+        }
+    }
+}
+
+impl fmt::Display for Cause<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
     }
 }
 

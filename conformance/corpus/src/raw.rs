@@ -24,6 +24,7 @@ pub(crate) struct Case {
     pub(crate) dimensions: Vec<String>,
     pub(crate) requirements: Option<Vec<String>>,
     pub(crate) level: Option<String>,
+    pub(crate) question: Option<String>,
     pub(crate) fetch: Option<Fetch>,
     #[serde(default)]
     pub(crate) query: Vec<Query>,

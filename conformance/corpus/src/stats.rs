@@ -30,6 +30,9 @@ pub struct Stats {
     pub questions: usize,
     /// Queries that name a question.
     pub with_question: usize,
+    /// Ids of the queries with neither a question nor a single plain requirement as
+    /// their root cause ([`crate::Query::cause`]).
+    pub without_cause: Vec<String>,
 }
 
 /// How often one requirement is cited.
@@ -60,7 +63,11 @@ pub(crate) fn compute(corpus: &Corpus) -> Stats {
     let mut triage = 0;
     let mut undecided = 0;
     let mut with_question = 0;
+    let mut without_cause = Vec::new();
     for (_, query) in corpus.queries() {
+        if query.cause().is_none() {
+            without_cause.push(query.id.clone());
+        }
         queries += 1;
         *per_level.entry(query.level).or_insert(0) += 1;
         *per_expect.entry(query.expect.as_str()).or_insert(0) += 1;
@@ -110,5 +117,6 @@ pub(crate) fn compute(corpus: &Corpus) -> Stats {
         undecided,
         questions: corpus.questions().len(),
         with_question,
+        without_cause,
     }
 }

@@ -15,7 +15,8 @@ pub enum Command {
         /// Print JSON: {"cases", "queries", "uncovered", "under_covered", "per_level",
         /// "per_expect", "per_requirement", "triage", "undecided" (queries without a
         /// decided verdict), "questions" (in the catalogue), "with_question" (queries that
-        /// name one)}.
+        /// name one), "without_cause" (ids of the queries with neither a question nor
+        /// one plain requirement as their root cause)}.
         #[arg(long)]
         json: bool,
         /// Rewrite the generated figures of FILE (the repository's README.md): the
@@ -196,17 +197,20 @@ fn stats_json(stats: &Stats) -> Value {
         "undecided": stats.undecided,
         "questions": stats.questions,
         "with_question": stats.with_question,
+        "without_cause": stats.without_cause,
     })
 }
 
 fn print_stats(stats: &Stats) {
     outln!(
-        "{} cases, {} queries ({} undecided); {} questions, named by {} queries",
+        "{} cases, {} queries ({} undecided); {} questions, named by {} queries; \
+         {} queries without a root cause",
         stats.cases,
         stats.queries,
         stats.undecided,
         stats.questions,
-        stats.with_question
+        stats.with_question,
+        stats.without_cause.len()
     );
     let levels: Vec<String> = stats
         .per_level
