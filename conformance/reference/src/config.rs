@@ -56,6 +56,14 @@ pub struct Config {
     /// a fetch that needed more than this many is treated as unavailable.
     /// Default: 5.
     pub max_redirects: u32,
+    /// `true`: an `Allow:` rule whose last `/` is followed by `index.htm` (`index.htm`,
+    /// `index.html`, or any other name that starts so, in lower case) also allows the
+    /// directory it names, and nothing under it: `Allow: /dir/index.html` adds the rule `/dir/$`
+    /// (six octets long), so `/dir/` is allowed but `/dir/?q` and `/dir/x` are not.
+    /// A Google choice with no RFC 9309 basis: the RFC compares the rule's octets
+    /// with the path (§2.2.2), and `/dir/index.html` does not match `/dir/`. Default:
+    /// `false`.
+    pub index_html_allows_directory: bool,
 }
 
 /// How a user-agent line's value is compared with the crawler's product
@@ -98,6 +106,7 @@ impl Default for Config {
             max_line_length: None,
             unavailable_allows_all: true,
             max_redirects: 5,
+            index_html_allows_directory: false,
         }
     }
 }
@@ -109,13 +118,16 @@ impl Config {
     }
 
     /// The Google profile: typos accepted, lines cut at 16,664 octets,
-    /// [`AgentValueMatch::LeadingToken`], [`PatternWithoutSlash::PrependSlash`].
+    /// [`AgentValueMatch::LeadingToken`], [`PatternWithoutSlash::PrependSlash`], and an
+    /// `Allow:` of `/dir/index.html` also allowing `/dir/`
+    /// ([`Config::index_html_allows_directory`]).
     pub fn google() -> Config {
         Config {
             accept_typos: true,
             max_line_length: Some(16_664),
             agent_value: AgentValueMatch::LeadingToken,
             pattern_without_slash: PatternWithoutSlash::PrependSlash,
+            index_html_allows_directory: true,
             ..Config::default()
         }
     }
@@ -143,6 +155,7 @@ mod tests {
         assert_eq!(c.max_line_length, None);
         assert!(c.unavailable_allows_all);
         assert_eq!(c.max_redirects, 5);
+        assert!(!c.index_html_allows_directory);
     }
 
     #[test]
@@ -153,6 +166,7 @@ mod tests {
         assert_eq!(g.agent_value, AgentValueMatch::LeadingToken);
         assert_eq!(g.pattern_without_slash, PatternWithoutSlash::PrependSlash);
         assert!(g.skip_bom);
+        assert!(g.index_html_allows_directory);
     }
 
     #[test]

@@ -189,9 +189,25 @@ fn build(body: &[u8], config: &Config, mut sink: Sink<'_>) -> Robots {
         // RFC 9309 §2.2: an empty pattern matches nothing; the line still
         // counts as a rule for grouping (above), but is not stored.
         groups.add_rule(number, kind, value, prepend && without_slash);
+        if config.index_html_allows_directory && kind == RuleKind::Allow {
+            if let Some(directory) = index_html_directory(value) {
+                groups.add_rule(number, kind, &directory, prepend && without_slash);
+            }
+        }
     }
     groups.finish();
     Robots { groups }
+}
+
+/// The rule that Google's profile adds for an `Allow:` value naming an index page
+/// ([`Config::index_html_allows_directory`]): the value up to its last `/`, then `$`, when
+/// what follows that `/` starts with `index.htm` (`/dir/index.html` gives `/dir/$`).
+/// `None` for any other value. Not RFC 9309: the RFC matches the rule as written (§2.2.2).
+fn index_html_directory(value: &[u8]) -> Option<Vec<u8>> {
+    let slash = value.iter().rposition(|&b| b == b'/')?;
+    let (directory, name) = value.split_at(slash + 1);
+    name.starts_with(b"index.htm")
+        .then(|| [directory, b"$"].concat())
 }
 
 #[cfg(test)]
@@ -442,6 +458,36 @@ User-Agent: quxbot\n";
         assert!(!r.is_allowed("x", "/foo"));
         assert!(!r.is_allowed("x", "/a.gif"));
         assert_eq!(kinds(body), vec![(2, WarningKind::PatternWithoutSlash)]);
+    }
+
+    #[test]
+    fn index_html_allows_its_directory_only_in_the_google_profile() {
+        let body = b"user-agent: *\ndisallow: /\nallow: /d/index.html\nallow: /e/index.htm\nallow: /f/Index.html\nallow: /g/index.php\n";
+        let rfc = Robots::parse(body);
+        let google = Robots::parse_with(body, &Config::google());
+        assert!(!rfc.is_allowed("a", "/d/"));
+        let v = google.check("a", "/d/");
+        assert!(v.is_allowed());
+        assert!(
+            matches!(v.reason(), Reason::Rule { rule, .. } if rule.line == 3 && rule.pattern == "/d/$")
+        );
+        assert!(google.is_allowed("a", "/e/"));
+        // Exactly the directory: `$` ends the added rule.
+        assert!(!google.is_allowed("a", "/d/?q=1"));
+        assert!(!google.is_allowed("a", "/d/x"));
+        // The index page itself is allowed by its own, longer rule in both.
+        let v = google.check("a", "/d/index.html");
+        assert!(matches!(v.reason(), Reason::Rule { rule, .. } if rule.pattern == "/d/index.html"));
+        assert!(rfc.is_allowed("a", "/d/index.html"));
+        // Only a lower-case name starting with `index.htm`.
+        assert!(!google.is_allowed("a", "/f/"));
+        assert!(!google.is_allowed("a", "/g/"));
+        // A disallow naming an index page stays as written.
+        let body = b"user-agent: *\nallow: /\ndisallow: /h/index.html\n";
+        assert!(Robots::parse_with(body, &Config::google()).is_allowed("a", "/h/"));
+        assert_eq!(index_html_directory(b"/index.htm5"), Some(b"/$".to_vec()));
+        assert_eq!(index_html_directory(b"/a/index.html?x=/y"), None);
+        assert_eq!(index_html_directory(b"index.html"), None);
     }
 
     #[test]

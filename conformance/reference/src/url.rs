@@ -11,8 +11,14 @@
 //!   §3: the scheme is a letter followed by letters, digits, `+`, `-`, `.`);
 //!   the authority runs to the first `/`, `?` or `#`;
 //! * `scheme:rest` without `//` (e.g. `urn:x`): the rest is the path;
-//! * a path starting with `/`, used as is (so `//a/b` is the path `//a/b`,
-//!   not a network-path reference);
+//! * a network-path reference `//authority/path?query#fragment` (a
+//!   protocol-relative URL, RFC 3986 §4.2): the authority runs to the first
+//!   `/`, `?` or `#`, as in an absolute URL, so `//a/b` has the path `/b`. It
+//!   cannot be a path: "If a URI does not contain an authority component,
+//!   then the path cannot begin with two slash characters" (RFC 3986 §3.3),
+//!   and resolved against any base (§5.2.2) it keeps its own authority and
+//!   path;
+//! * a path starting with a single `/`, used as is;
 //! * `?query` alone, which becomes `/?query`;
 //! * anything else is taken as a relative path and gets a leading `/`
 //!   (`foo` becomes `/foo`, `example.com/a` becomes `/example.com/a`).
@@ -33,6 +39,7 @@ use std::borrow::Cow;
 /// assert_eq!(target_path("urn:x/y"), "/x/y");
 /// assert_eq!(target_path("x/y"), "/x/y");
 /// assert_eq!(target_path("http://[::1]:8080"), "/");
+/// assert_eq!(target_path("//example.com/a?b"), "/a?b");
 /// assert_eq!(target_path("/private/open/../../private/x?a=../b"), "/private/x?a=../b");
 /// ```
 pub fn target_path(url: &str) -> Cow<'_, str> {
@@ -114,24 +121,24 @@ pub fn origin(url: &str) -> Option<&str> {
 /// The path + query of `url`, and whether a `/` must be put in front of it
 /// (for an empty path or one that does not start with `/`).
 pub(crate) fn path_and_query(url: &[u8]) -> (bool, &[u8]) {
-    let rest = match url.first() {
+    let hierarchical = match url.first() {
         Some(b'/') => url,
         _ => match scheme_end(url) {
-            Some(colon) => {
-                let after = url.get(colon + 1..).unwrap_or_default();
-                match after.strip_prefix(b"//") {
-                    Some(authority_and_path) => {
-                        let end = authority_and_path
-                            .iter()
-                            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
-                            .unwrap_or(authority_and_path.len());
-                        authority_and_path.get(end..).unwrap_or_default()
-                    }
-                    None => after,
-                }
-            }
+            Some(colon) => url.get(colon + 1..).unwrap_or_default(),
             None => url,
         },
+    };
+    // `//` starts an authority, in an absolute URL and in a network-path reference alike
+    // (RFC 3986 §3.2, §4.2).
+    let rest = match hierarchical.strip_prefix(b"//") {
+        Some(authority_and_path) => {
+            let end = authority_and_path
+                .iter()
+                .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+                .unwrap_or(authority_and_path.len());
+            authority_and_path.get(end..).unwrap_or_default()
+        }
+        None => hierarchical,
     };
     let rest = match memchr(b'#', rest) {
         Some(i) => &rest[..i],
@@ -203,9 +210,22 @@ mod tests {
     fn paths() {
         assert_eq!(p("/a/b?c#d"), "/a/b?c");
         assert_eq!(p("/"), "/");
-        assert_eq!(p("//a/b"), "//a/b");
+        assert_eq!(p("/a//b"), "/a//b");
         assert_eq!(p("/a:b"), "/a:b");
         assert_eq!(p("/robots.txt#x"), "/robots.txt");
+    }
+
+    #[test]
+    fn network_path_references() {
+        // RFC 3986 §4.2: `//` starts the authority; the path is what follows it.
+        assert_eq!(p("//a/b"), "/b");
+        assert_eq!(p("//example.com/x/y?q#f"), "/x/y?q");
+        assert_eq!(p("//example.com"), "/");
+        assert_eq!(p("//example.com?q"), "/?q");
+        assert_eq!(p("//"), "/");
+        assert_eq!(p("///x"), "/x");
+        assert_eq!(target_path("//h/a/../b"), "/b");
+        assert_eq!(origin("//h/p"), None);
     }
 
     #[test]

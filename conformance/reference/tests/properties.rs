@@ -267,9 +267,12 @@ proptest! {
     #[test]
     fn matcher_agrees_with_naive(pattern in "[/ab*$]{1,8}", tail in "[/ab$]{0,12}") {
         let path = format!("/{tail}");
+        // Under an origin: a path that starts with `//` alone would be a network-path
+        // reference, whose first segment is its host (RFC 3986 §4.2).
+        let url = format!("https://example.com{path}");
         let r = Robots::parse(format!("User-agent: *\nDisallow: {pattern}\n").as_bytes());
         prop_assert_eq!(
-            !r.is_allowed("bot", &path),
+            !r.is_allowed("bot", &url),
             naive(pattern.as_bytes(), path.as_bytes()),
             "pattern {:?} path {:?}", pattern, path
         );

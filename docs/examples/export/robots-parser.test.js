@@ -35,7 +35,8 @@ function judged(queries) {
 // The library's verdict: true when the URL may be crawled (undefined counts as a miss).
 function allowed(q) {
   const body = Buffer.from(q.body_b64, 'base64').toString('utf8');
-  const url = q.url.includes('://') ? q.url : 'https://example.com' + q.url;
+  const url = q.url.startsWith('//') ? 'https:' + q.url // protocol-relative (RFC 3986 §4.2)
+    : q.url.includes('://') ? q.url : 'https://example.com' + q.url;
   const origin = new URL(url).origin;
   return robotsParser(origin + '/robots.txt', body).isAllowed(url, q.agent);
 }

@@ -39,7 +39,11 @@ def judged(queries):
 def allowed(query):
     """The library's verdict: True when the URL may be crawled."""
     body = base64.b64decode(query["body_b64"]).decode("utf-8", errors="replace")
-    url = query["url"] if "://" in query["url"] else "https://example.com" + query["url"]
+    url = query["url"]
+    if url.startswith("//"):  # protocol-relative (RFC 3986 §4.2)
+        url = "https:" + url
+    elif "://" not in url:
+        url = "https://example.com" + url
     return Protego.parse(body).can_fetch(url, query["agent"])
 
 

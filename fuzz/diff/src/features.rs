@@ -411,13 +411,18 @@ fn encoding_features(bytes: &[u8], found: &mut BTreeSet<&'static str>) {
     }
 }
 
-/// The path (with query) of an absolute URL, or the URL itself when it is a path.
+/// The path (with query) of an absolute URL or a network-path reference (`//host/path`,
+/// RFC 3986 §4.2), or the URL itself when it is a path.
 fn path_of(url: &str) -> String {
-    if url.starts_with('/') {
+    let after = if url.starts_with("//") {
+        2
+    } else if url.starts_with('/') {
         return url.to_string();
-    }
-    let Some(after) = url.find("://").map(|at| at + 3) else {
-        return url.to_string();
+    } else {
+        match url.find("://") {
+            Some(at) => at + 3,
+            None => return url.to_string(),
+        }
     };
     match url[after..].find(['/', '?']) {
         Some(at) => url[after + at..].to_string(),
@@ -431,6 +436,18 @@ mod tests {
 
     fn f(body: &str, agent: &str, url: &str) -> BTreeSet<&'static str> {
         features(body.as_bytes(), agent, url)
+    }
+
+    #[test]
+    fn the_path_of_each_url_form() {
+        assert_eq!(path_of("/a//b?c"), "/a//b?c");
+        assert_eq!(path_of("https://h//x?y"), "//x?y");
+        assert_eq!(path_of("https://h"), "/");
+        // A network-path reference: its host is no empty segment of its path.
+        assert_eq!(path_of("//h/a?b"), "/a?b");
+        assert!(!f("User-agent: *\nDisallow: /a\n", "a", "//h/a").contains("dot-or-empty-segment"));
+        assert!(f("User-agent: *\nDisallow: /a\n", "a", "https://h//a")
+            .contains("dot-or-empty-segment"));
     }
 
     #[test]

@@ -353,6 +353,10 @@ fn check_says_what_it_assumed_about_an_odd_url() {
             "the scheme `ftp` is not HTTP(S)",
         ),
         ("http://[::1/private", "has an unclosed `[`"),
+        (
+            "//example.com/private",
+            "is a protocol-relative URL (a network-path reference, RFC 3986 §4.2): what follows `//` up to the next `/` is its host, not part of its path; checked as the path `/private`",
+        ),
     ] {
         let out = check(robots, url, b"");
         assert!(

@@ -59,7 +59,9 @@ impl<'a> QueryUrl<'a> {
     }
 
     /// The URL as given when absolute (fragment and all: the library under test strips
-    /// it), else [`Self::path`] under [`DEFAULT_ORIGIN`].
+    /// it), else [`Self::path`] under [`DEFAULT_ORIGIN`]: a network-path reference
+    /// (`//host/path`, RFC 3986 §4.2) too, whose path is what follows its host, asked
+    /// about under the origin whose robots.txt is in question.
     pub fn absolute(&self) -> Cow<'a, str> {
         if self.is_absolute() {
             Cow::Borrowed(self.raw)
@@ -101,7 +103,13 @@ mod tests {
         assert_eq!(path.robots_url(), "https://example.com/robots.txt");
 
         assert_eq!(QueryUrl::new("").path(), "/");
-        assert_eq!(QueryUrl::new("//h/p").path(), "//h/p");
+        // A network-path reference (RFC 3986 §4.2): `h` is its host, not part of its path;
+        // it is asked about under the default origin, whose robots.txt is in question.
+        let network = QueryUrl::new("//h/p?q#f");
+        assert!(!network.is_absolute());
+        assert_eq!(network.path(), "/p?q");
+        assert_eq!(network.absolute(), "https://example.com/p?q");
+        assert_eq!(QueryUrl::new("/a//b").path(), "/a//b");
         // A scheme without an authority: the rest is the path, as the reference reads it.
         assert_eq!(QueryUrl::new("a:b").path(), "/b");
         assert_eq!(

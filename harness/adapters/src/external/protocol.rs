@@ -591,7 +591,8 @@ mod tests {
             ("https://example.com?q=1", "/?q=1"),
             ("https://example.com:8443/x;y", "/x;y"),
             ("/p?q#f", "/p?q"),
-            ("//a/b", "//a/b"),
+            ("/a//b", "/a//b"),
+            ("//a/b", "/b"),
         ];
         for (url, path) in cases {
             assert_eq!(request_url(url, false), path, "{url}");

@@ -141,6 +141,10 @@ fn url_notes(url: &str) -> Vec<String> {
                 ));
             }
         }
+        None if url.starts_with("//") => notes.push(format!(
+            "`{}` is a protocol-relative URL (a network-path reference, RFC 3986 §4.2): what follows `//` up to the next `/` is its host, not part of its path; checked as the path `{path}`",
+            reptest::visible::render(url.as_bytes())
+        )),
         None if url.starts_with('/') => {}
         None => notes.push(format!(
             "`{}` has no `scheme://host`: checked as the path `{path}`",

@@ -15,7 +15,7 @@ struct Departure {
 }
 
 /// The options of the reference's [`Config`] that a profile may set apart from RFC 9309.
-fn departures() -> [Departure; 3] {
+fn departures() -> [Departure; 4] {
     [
         Departure {
             choice: "misspelt record names such as `dissallow` and a missing colon are accepted, which RFC 9309 §2.2.4 leaves open",
@@ -31,6 +31,11 @@ fn departures() -> [Departure; 3] {
             choice: "a pattern starting with neither `/` nor `*` is read with a `/` in front, `x` as `/x`, where RFC 9309 §2.2 reads it as written",
             differs: |g, r| g.pattern_without_slash != r.pattern_without_slash,
             undo: |c, r| c.pattern_without_slash = r.pattern_without_slash,
+        },
+        Departure {
+            choice: "an `Allow:` of `/dir/index.html` (any name starting with `index.htm`) also allows `/dir/` exactly, as the rule `/dir/$`, where RFC 9309 §2.2.2 matches the rule as written",
+            differs: |g, r| g.index_html_allows_directory != r.index_html_allows_directory,
+            undo: |c, r| c.index_html_allows_directory = r.index_html_allows_directory,
         },
     ]
 }
@@ -77,12 +82,16 @@ mod tests {
         let long = format!("User-agent: *\nDisallow: /p{}\n", "a".repeat(20_000));
         let cut = choices(&long, &format!("/p{}", "a".repeat(16_660)));
         assert!(cut[0].contains("16,664"), "{cut:?}");
+        let index = choices("User-agent: *\nDisallow: /\nAllow: /d/index.html\n", "/d/");
+        assert!(index[0].contains("index.htm"), "{index:?}");
     }
 
     #[test]
     fn a_reading_both_profiles_make_cites_nothing() {
         assert!(choices("User-agent: *\nDisallow: /p\n", "/p").is_empty());
         assert!(choices("User-agent: *\nDisallow: p\n", "/q").is_empty());
+        let index = "User-agent: *\nDisallow: /\nAllow: /d/index.html\n";
+        assert!(choices(index, "/d/index.html").is_empty());
         let verdict = Robots::parse(b"User-agent: *\nDissallow: /p\n").check("a", "/p");
         let rfc = Config::rfc9309();
         assert!(deciding(&rfc, b"User-agent: *\nDissallow: /p\n", "a", "/p", &verdict).is_empty());

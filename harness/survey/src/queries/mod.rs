@@ -39,7 +39,7 @@
 //! | `rule-prefix` | the prefix | `/private` → `/private`; `/*.php` → `/` | without `*`: yes; with: not always |
 //! | `rule-child` | a pattern without `*` or `$`, plus a child segment | `/private` → `/private/page.html` | yes |
 //! | `rule-extend` | a pattern without `*` or `$`, plus octets without a separator | `/private` → `/private-old` | yes (prefix match) |
-//! | `wildcard` | each `*` replaced by nothing, and (a second URL) each by a filler | `/*/x.php` → `//x.php`, `/a/b/x.php` | yes |
+//! | `wildcard` | each `*` replaced by nothing, and (a second URL) each by a filler | `/*/x.php` → `https://example.com//x.php`, `/a/b/x.php` | yes |
 //! | `dollar-end` | a `$` pattern's shortest match: the exact end | `/x.pdf$` → `/x.pdf` | yes |
 //! | `dollar-past` | the exact end plus one octet (`x`, `/`, `?` or `.`) | `/x.pdf$` → `/x.pdfx`, `/x.pdf?` | no, unless a `*` takes the octet |
 //! | `encoded` | one ASCII letter percent-encoded | `/private` → `/pr%69vate` | yes (§2.2.2 decodes unreserved escapes) |
@@ -133,7 +133,7 @@
 //! let queries = derive(&file, 42, 20);
 //! assert_eq!(queries.len(), 20);
 //! assert_eq!(queries, derive(&file, 42, 20));
-//! assert!(queries.iter().all(|q| q.url.starts_with('/')));
+//! assert!(queries.iter().all(|q| q.url.starts_with('/') && !q.url.starts_with("//")));
 //! // The `*` group's `$` rule is asked about for an agent that falls to `*`.
 //! assert!(queries
 //!     .iter()
@@ -159,7 +159,8 @@ use scan::Rule;
 pub struct SurveyQuery {
     /// A product token (RFC 9309 §2.2.1).
     pub agent: String,
-    /// The path and query, starting with `/`.
+    /// The path and query, starting with `/`; a path that starts with `//` is given
+    /// under `https://example.com`, since `//host/...` alone names a host (RFC 3986 §4.2).
     pub url: String,
     /// The method that made the URL: one of [`ORIGINS`].
     pub origin: &'static str,
@@ -652,7 +653,7 @@ fn to_url(bytes: &[u8]) -> String {
             url.push(b as char);
         }
     }
-    url
+    under_origin_if_network_path(url)
 }
 
 /// `text` as a URL, keeping its non-ASCII characters raw.
@@ -667,7 +668,18 @@ fn to_url_raw(text: &str) -> String {
             _ => url.push(c),
         }
     }
-    url
+    under_origin_if_network_path(url)
+}
+
+/// A path that starts with `//` written under [`reptest_core::url::DEFAULT_ORIGIN`]
+/// (`https://example.com//x.php`): alone, `//x.php` is a network-path reference whose
+/// host is `x.php` (RFC 3986 §4.2), not the path `//x.php`.
+fn under_origin_if_network_path(path: String) -> String {
+    if path.starts_with("//") {
+        format!("{}{path}", reptest_core::url::DEFAULT_ORIGIN)
+    } else {
+        path
+    }
 }
 
 #[cfg(test)]
@@ -706,11 +718,12 @@ mod tests {
     fn wildcard_and_dollar() {
         let all = urls(b"/*/x.php$");
         assert!(has(&all, "rule-prefix", "/"));
-        assert!(has(&all, "wildcard", "//x.php"));
-        assert!(has(&all, "dollar-end", "//x.php"));
+        let empty_star = "https://example.com//x.php";
+        assert!(has(&all, "wildcard", empty_star));
+        assert!(has(&all, "dollar-end", empty_star));
         assert!(all
             .iter()
-            .any(|(o, u)| *o == "dollar-past" && u.len() == "//x.php".len() + 1));
+            .any(|(o, u)| *o == "dollar-past" && u.len() == empty_star.len() + 1));
         assert_eq!(all.iter().filter(|(o, _)| *o == "wildcard").count(), 2);
     }
 
