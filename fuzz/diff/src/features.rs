@@ -41,6 +41,9 @@ pub const FEATURES: &[(&str, &str)] = &[
     ("bom", "a UTF-8 byte order mark, whole or its first two bytes, anywhere"),
     ("past-limit", "a body over 500,000 bytes"),
     ("long-line", "a line over 16,000 octets"),
+    ("robots-txt-url", "the URL path, its percent-encoded unreserved characters decoded, starts with `/robots.txt` (ignoring case)"),
+    ("control-octet", "a control octet other than tab, CR and LF (00-08, 0B, 0C, 0E-1F) anywhere in the body"),
+    ("not-utf8", "the body is not valid UTF-8"),
 ];
 
 /// Whether `name` is a feature of [`FEATURES`].
@@ -76,6 +79,9 @@ pub fn features_with(scan: &BodyScan<'_>, agent: &str, url: &str) -> BTreeSet<&'
     }
     let path = path_of(url);
     encoding_features(path.as_bytes(), &mut found);
+    if is_robots_txt_path(&path) {
+        found.insert("robots-txt-url");
+    }
     if path.contains("//")
         || path
             .split(['?', '#'])
@@ -134,6 +140,15 @@ impl<'a> BodyScan<'a> {
         }
         if body.windows(2).any(|w| w == [0xEF, 0xBB]) {
             found.insert("bom");
+        }
+        if body
+            .iter()
+            .any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'))
+        {
+            found.insert("control-octet");
+        }
+        if std::str::from_utf8(body).is_err() {
+            found.insert("not-utf8");
         }
         if body
             .iter()
@@ -411,6 +426,32 @@ fn encoding_features(bytes: &[u8], found: &mut BTreeSet<&'static str>) {
     }
 }
 
+/// Whether a URL path (with query) is `/robots.txt` or starts with it, ignoring case,
+/// once its percent-encoded unreserved characters are decoded (RFC 9309 §2.2.2, §2.3).
+fn is_robots_txt_path(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() && decoded.len() < b"/robots.txt".len() {
+        let escaped = (bytes[i] == b'%')
+            .then(|| std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok())
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+            .filter(|b| b.is_ascii_alphanumeric() || b"-._~".contains(b));
+        match escaped {
+            Some(b) => {
+                decoded.push(b);
+                i += 3;
+            }
+            None => {
+                decoded.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    decoded.eq_ignore_ascii_case(b"/robots.txt")
+}
+
 /// The path (with query) of an absolute URL or a network-path reference (`//host/path`,
 /// RFC 3986 §4.2), or the URL itself when it is a path.
 fn path_of(url: &str) -> String {
@@ -492,6 +533,10 @@ mod tests {
         assert!(!f("User-agent: a\nSitemap: /x\n", "a", "/").contains("typo"));
         assert!(f("User-agent: a\nAllow:\n", "a", "/").contains("empty-pattern"));
         assert!(f("\u{feff}User-agent: a\n", "a", "/").contains("bom"));
+        assert!(f("User-agent: a\nDisallow: /a\0b\n", "a", "/").contains("control-octet"));
+        assert!(!f("User-agent:\ta\r\nDisallow: /\n", "a", "/").contains("control-octet"));
+        assert!(features(b"Disallow: /caf\xE9\n", "a", "/").contains("not-utf8"));
+        assert!(!f("Disallow: /caf\u{e9}\n", "a", "/").contains("not-utf8"));
     }
 
     #[test]
@@ -517,6 +562,22 @@ mod tests {
         }
         assert!(f("User-agent: a\nAllow: /ab\nDisallow: /cd\n", "a", "/")
             .contains("equal-length-allow-disallow"));
+        for url in [
+            "https://example.com/robots.txt",
+            "/%72obots.txt?x=1",
+            "https://example.com:8443/ROBOTS.TXT",
+            "/robots%2Etxt.bak",
+        ] {
+            assert!(f("", "a", url).contains("robots-txt-url"), "{url}");
+        }
+        for url in [
+            "/robots.tx",
+            "/a/robots.txt",
+            "/robots%2Ftxt",
+            "https://example.com/",
+        ] {
+            assert!(!f("", "a", url).contains("robots-txt-url"), "{url}");
+        }
         for (name, _) in FEATURES {
             assert!(is_feature(name));
         }
