@@ -13,9 +13,8 @@ use std::collections::BTreeSet;
 pub const FEATURES: &[(&str, &str)] = &[
     ("several-groups-match", "two or more groups name the query's product token (ignoring case), or two or more `*` groups and none names it"),
     ("agent-case", "a user-agent value names the product token ignoring case, and one of the two has an upper-case letter (an implementation that lower-cases only one side then misses it)"),
-    ("agent-prefix", "a user-agent value (or an empty one) is a proper prefix of the product token, or the token of the value, ignoring case"),
-    ("agent-not-a-token", "the query's agent is not a bare product token (`examplebot/1.0`)"),
-    ("ua-value-not-token", "a user-agent value is neither `*` nor a product token (`examplebot/`, `foo bot`)"),
+    ("agent-prefix", "a user-agent value (not empty) is a proper prefix of the product token, or the token of the value, ignoring case"),
+    ("ua-value-not-token", "a user-agent value is neither empty, `*` nor a product token (`examplebot/`, `foo bot`)"),
     ("consecutive-agents", "two user-agent lines with no rule between them"),
     ("empty-last-group", "the last group has no rules"),
     ("record-between-agents", "a record that is not a rule between two user-agent lines"),
@@ -44,6 +43,13 @@ pub const FEATURES: &[(&str, &str)] = &[
     ("robots-txt-url", "the URL path, its percent-encoded unreserved characters decoded, starts with `/robots.txt` (ignoring case)"),
     ("control-octet", "a control octet other than tab, CR and LF (00-08, 0B, 0C, 0E-1F) anywhere in the body"),
     ("not-utf8", "the body is not valid UTF-8"),
+    // added by qgroups
+    ("own-group-and-star", "a group names the query's product token (ignoring case) and a group has a `*` user-agent"),
+    ("empty-ua-value", "a user-agent record with an empty value"),
+    ("not-a-record", "a line that is neither blank, a comment, nor `key: value` (and no known key without its colon)"),
+    ("no-groups", "no user-agent record at all"),
+    ("hash-in-value", "a `#` right after a record's value, with no white space before it (`/a#b`)"),
+    ("agent-after-rule", "a user-agent line directly after an allow or disallow line"),
 ];
 
 /// Whether `name` is a feature of [`FEATURES`].
@@ -74,9 +80,6 @@ pub fn features(body: &[u8], agent: &str, url: &str) -> BTreeSet<&'static str> {
 pub fn features_with(scan: &BodyScan<'_>, agent: &str, url: &str) -> BTreeSet<&'static str> {
     let mut found = scan.found.clone();
     let token = product_token(agent);
-    if token != agent {
-        found.insert("agent-not-a-token");
-    }
     let path = path_of(url);
     encoding_features(path.as_bytes(), &mut found);
     if is_robots_txt_path(&path) {
@@ -102,6 +105,9 @@ pub fn features_with(scan: &BodyScan<'_>, agent: &str, url: &str) -> BTreeSet<&'
     }
     if naming >= 2 || (naming == 0 && scan.stars >= 2) {
         found.insert("several-groups-match");
+    }
+    if naming >= 1 && scan.stars >= 1 {
+        found.insert("own-group-and-star");
     }
     for value in &scan.rules {
         rule_features(value, &path, &mut found);
@@ -157,121 +163,172 @@ impl<'a> BodyScan<'a> {
         {
             found.insert("lone-cr");
         }
-        let mut groups: Vec<ScanGroup<'a>> = Vec::new();
-        let mut rules = Vec::new();
-        let mut in_rules = false;
-        let mut seen_agent = false;
-        let mut last_was_agent = false;
-        let mut pending_blank = false;
-        let (mut allows, mut disallows) = (Vec::new(), Vec::new());
+        let mut lines = LineScan {
+            found,
+            ..LineScan::default()
+        };
         for raw in reptest_corpus::write::split_lines(body) {
-            let raw = raw
-                .strip_suffix(b"\n")
-                .unwrap_or(raw)
-                .strip_suffix(b"\r")
-                .unwrap_or(raw.strip_suffix(b"\n").unwrap_or(raw));
-            if raw.len() > 16_000 {
-                found.insert("long-line");
+            lines.line(raw);
+        }
+        lines.finish()
+    }
+}
+
+/// The line-by-line part of [`BodyScan::of`]: the groups and rules read so far, and
+/// where the previous lines left the scan.
+#[derive(Debug, Default)]
+struct LineScan<'a> {
+    found: BTreeSet<&'static str>,
+    groups: Vec<ScanGroup<'a>>,
+    rules: Vec<&'a [u8]>,
+    allows: Vec<usize>,
+    disallows: Vec<usize>,
+    in_rules: bool,
+    seen_agent: bool,
+    last_was_agent: bool,
+    last_was_rule: bool,
+    pending_blank: bool,
+}
+
+impl<'a> LineScan<'a> {
+    /// One line, with its line end.
+    fn line(&mut self, raw: &'a [u8]) {
+        let raw = raw
+            .strip_suffix(b"\n")
+            .unwrap_or(raw)
+            .strip_suffix(b"\r")
+            .unwrap_or(raw.strip_suffix(b"\n").unwrap_or(raw));
+        if raw.len() > 16_000 {
+            self.found.insert("long-line");
+        }
+        let line = strip_bom(raw);
+        let content = match line.iter().position(|&b| b == b'#') {
+            Some(at) => &line[..at],
+            None => line,
+        };
+        if content.iter().all(u8::is_ascii_whitespace) {
+            // Blank or comment-only.
+            if self.seen_agent {
+                self.pending_blank = true;
             }
-            let line = strip_bom(raw);
-            let content = match line.iter().position(|&b| b == b'#') {
-                Some(at) => &line[..at],
-                None => line,
-            };
-            if content.iter().all(u8::is_ascii_whitespace) {
-                // Blank or comment-only.
-                if seen_agent {
-                    pending_blank = true;
+            self.last_was_rule = false;
+            return;
+        }
+        let Some((key, value, ws)) = record(content) else {
+            self.found.insert(if known_key_without_colon(content) {
+                "typo"
+            } else {
+                "not-a-record"
+            });
+            return;
+        };
+        if content.len() < line.len()
+            && !value.is_empty()
+            && content.last().is_some_and(|b| !b.is_ascii_whitespace())
+        {
+            self.found.insert("hash-in-value");
+        }
+        if ws {
+            self.found.insert("optional-ws");
+        }
+        let lower = key.to_ascii_lowercase();
+        match lower.as_slice() {
+            b"user-agent" => self.user_agent(value),
+            b"allow" | b"disallow" => self.rule(lower == b"allow", value),
+            other => {
+                if close_to_known(other) {
+                    self.found.insert("typo");
                 }
-                continue;
-            }
-            let Some((key, value, ws)) = record(content) else {
-                if known_key_without_colon(content) {
-                    found.insert("typo");
-                }
-                continue;
-            };
-            if ws {
-                found.insert("optional-ws");
-            }
-            let lower = key.to_ascii_lowercase();
-            match lower.as_slice() {
-                b"user-agent" => {
-                    if in_rules || groups.is_empty() {
-                        // A blank line between groups is not inside one.
-                        groups.push(ScanGroup::default());
-                        in_rules = false;
-                    } else if last_was_agent {
-                        found.insert("consecutive-agents");
-                        if pending_blank {
-                            found.insert("blank-in-group");
-                        }
-                    } else {
-                        // Between two user-agent lines of one group: another record came.
-                        found.insert("record-between-agents");
-                    }
-                    pending_blank = false;
-                    seen_agent = true;
-                    last_was_agent = true;
-                    let group = groups.last_mut().expect("pushed above");
-                    if value == b"*" {
-                        group.star = true;
-                    } else {
-                        if !is_token(value) {
-                            found.insert("ua-value-not-token");
-                        }
-                        group.values.push(value);
-                    }
-                }
-                b"allow" | b"disallow" => {
-                    if !seen_agent {
-                        found.insert("orphan-rule");
-                    }
-                    if pending_blank {
-                        found.insert("blank-in-group");
-                        pending_blank = false;
-                    }
-                    if value.is_empty() {
-                        found.insert("empty-pattern");
-                    } else {
-                        rules.push(value);
-                        if lower == b"allow" {
-                            allows.push(value.len());
-                        } else {
-                            disallows.push(value.len());
-                        }
-                    }
-                    if let Some(group) = groups.last_mut() {
-                        group.rules += 1;
-                    }
-                    in_rules = true;
-                    last_was_agent = false;
-                }
-                other => {
-                    if close_to_known(other) {
-                        found.insert("typo");
-                    }
-                    if last_was_agent {
-                        last_was_agent = false;
-                    }
-                }
+                self.last_was_agent = false;
+                self.last_was_rule = false;
             }
         }
-        if groups.last().is_some_and(|g| g.rules == 0) {
+    }
+
+    /// A user-agent record with its (trimmed) value.
+    fn user_agent(&mut self, value: &'a [u8]) {
+        let found = &mut self.found;
+        if self.last_was_rule {
+            found.insert("agent-after-rule");
+        }
+        self.last_was_rule = false;
+        if self.in_rules || self.groups.is_empty() {
+            // A blank line between groups is not inside one.
+            self.groups.push(ScanGroup::default());
+            self.in_rules = false;
+        } else if self.last_was_agent {
+            found.insert("consecutive-agents");
+            if self.pending_blank {
+                found.insert("blank-in-group");
+            }
+        } else {
+            // Between two user-agent lines of one group: another record came.
+            found.insert("record-between-agents");
+        }
+        self.pending_blank = false;
+        self.seen_agent = true;
+        self.last_was_agent = true;
+        let group = self.groups.last_mut().expect("pushed above");
+        if value == b"*" {
+            group.star = true;
+        } else {
+            if value.is_empty() {
+                found.insert("empty-ua-value");
+            } else if !is_token(value) {
+                found.insert("ua-value-not-token");
+            }
+            group.values.push(value);
+        }
+    }
+
+    /// An allow (`allow`) or disallow record with its (trimmed) value.
+    fn rule(&mut self, allow: bool, value: &'a [u8]) {
+        if !self.seen_agent {
+            self.found.insert("orphan-rule");
+        }
+        if self.pending_blank {
+            self.found.insert("blank-in-group");
+            self.pending_blank = false;
+        }
+        if value.is_empty() {
+            self.found.insert("empty-pattern");
+        } else {
+            self.rules.push(value);
+            if allow {
+                self.allows.push(value.len());
+            } else {
+                self.disallows.push(value.len());
+            }
+        }
+        if let Some(group) = self.groups.last_mut() {
+            group.rules += 1;
+        }
+        self.in_rules = true;
+        self.last_was_agent = false;
+        self.last_was_rule = true;
+    }
+
+    /// The scan of the whole body, with the features only the last line can tell.
+    fn finish(self) -> BodyScan<'a> {
+        let mut found = self.found;
+        if self.groups.is_empty() {
+            found.insert("no-groups");
+        }
+        if self.groups.last().is_some_and(|g| g.rules == 0) {
             found.insert("empty-last-group");
         }
-        if allows.len() + disallows.len() >= 2 {
+        if self.allows.len() + self.disallows.len() >= 2 {
             found.insert("several-rules");
         }
-        if allows.iter().any(|a| disallows.contains(a)) {
+        if self.allows.iter().any(|a| self.disallows.contains(a)) {
             found.insert("equal-length-allow-disallow");
         }
-        let stars = groups.iter().filter(|g| g.star).count();
+        let stars = self.groups.iter().filter(|g| g.star).count();
         BodyScan {
             found,
-            groups,
+            groups: self.groups,
             stars,
-            rules,
+            rules: self.rules,
         }
     }
 }
@@ -304,7 +361,7 @@ fn agent_value(value: &[u8], token: &str, found: &mut BTreeSet<&'static str>) ->
     let prefix = |short: &[u8], long: &[u8]| {
         short.len() < long.len() && long[..short.len()].eq_ignore_ascii_case(short)
     };
-    if prefix(value_token, token) || prefix(token, value_token) {
+    if !value.is_empty() && (prefix(value_token, token) || prefix(token, value_token)) {
         found.insert("agent-prefix");
     }
     names_agent
@@ -520,7 +577,19 @@ mod tests {
             f("User-agent: a\nDisallow: /\nUser-agent: b\n", "b", "/").contains("empty-last-group")
         );
         assert!(f("User-agent: a/1\nDisallow: /\n", "a", "/").contains("ua-value-not-token"));
-        assert!(f("User-agent: a\nDisallow: /\n", "a/1.0", "/").contains("agent-not-a-token"));
+        let empty = f(
+            "User-agent: a\nDisallow: /\nUser-agent:\nDisallow: /b\n",
+            "b",
+            "/",
+        );
+        assert!(empty.contains("empty-ua-value") && empty.contains("agent-after-rule"));
+        assert!(!empty.contains("agent-prefix") && !empty.contains("ua-value-not-token"));
+        let star = "User-agent: a\nDisallow: /a\n\nUser-agent: *\nDisallow: /\n";
+        assert!(f(star, "A", "/").contains("own-group-and-star"));
+        assert!(!f(star, "b", "/").contains("own-group-and-star"));
+        assert!(!f(star, "a", "/").contains("agent-after-rule"));
+        assert!(f("# only a comment\nSitemap: /s\n", "a", "/").contains("no-groups"));
+        assert!(!f(star, "a", "/").contains("no-groups"));
     }
 
     #[test]
@@ -537,6 +606,10 @@ mod tests {
         assert!(!f("User-agent:\ta\r\nDisallow: /\n", "a", "/").contains("control-octet"));
         assert!(features(b"Disallow: /caf\xE9\n", "a", "/").contains("not-utf8"));
         assert!(!f("Disallow: /caf\u{e9}\n", "a", "/").contains("not-utf8"));
+        assert!(f("User-agent: a\nfree text\n", "a", "/").contains("not-a-record"));
+        assert!(!f("User-agent: a\nDisallow /x\n", "a", "/").contains("not-a-record"));
+        assert!(f("User-agent: a\nDisallow: /a#b\n", "a", "/").contains("hash-in-value"));
+        assert!(!f("User-agent: a # c\nDisallow:#c\n# c\n", "a", "/").contains("hash-in-value"));
     }
 
     #[test]
