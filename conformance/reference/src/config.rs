@@ -42,7 +42,7 @@ pub struct Config {
     pub agent_value: AgentValueMatch,
     /// What a rule pattern that starts with neither `/` nor `*` means
     /// (RFC 9309 §2.2: the grammar wants `/`; its own example uses
-    /// `*.gif$`). Default: [`PatternWithoutSlash::Literal`].
+    /// `*.gif$`). Default: [`PatternWithoutSlash::NoRule`].
     pub pattern_without_slash: PatternWithoutSlash,
     /// `None`: lines have no length limit. `Some(n)`: the octets of a line
     /// beyond the first `n` are dropped before the line is parsed (a
@@ -82,16 +82,24 @@ pub enum AgentValueMatch {
 }
 
 /// What a rule pattern that starts with neither `/` nor `*` means
-/// (RFC 9309 §2.2, requirement `2.2-PATTERN-SLASH`).
+/// (RFC 9309 §2.2, requirement `2.2-PATTERN-SLASH`, question `Q-PATTERN-NO-SLASH`).
+///
+/// `path-pattern = "/" *UTF8-char-noctl` (§2.2), and §5.1 lets a pattern start with
+/// `*` ("The "*" character designates any character, including the otherwise-required
+/// forward slash"). Any other first octet makes the line no rule of the ABNF. The scope
+/// decision of `corpus/README.md` reads it strictly as no rule at all, or leniently
+/// (§2.2.4: "Crawlers MAY be lenient when interpreting other records.") as the rule it
+/// was evidently meant to be, repaired by a leading `/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum PatternWithoutSlash {
-    /// Taken as written: `*.gif$` still works, but `foo` can never match,
-    /// because every path starts with `/`.
+    /// The strict reading: the line is no rule and is ignored like any line that is
+    /// no record (§2.3.1.5: "Crawlers MUST use the parseable rules."), so it neither
+    /// applies nor ends a run of user-agent lines. `*.gif$` is a rule.
     #[default]
-    Literal,
-    /// A `/` is put in front: `foo` becomes `/foo` (and counts one more
-    /// octet of specificity).
+    NoRule,
+    /// The lenient reading: a `/` is put in front, `foo` becomes `/foo` (and
+    /// counts one more octet of specificity).
     PrependSlash,
 }
 
@@ -102,7 +110,7 @@ impl Default for Config {
             skip_bom: true,
             accept_typos: false,
             agent_value: AgentValueMatch::LeadingToken,
-            pattern_without_slash: PatternWithoutSlash::Literal,
+            pattern_without_slash: PatternWithoutSlash::NoRule,
             max_line_length: None,
             unavailable_allows_all: true,
             max_redirects: 5,
@@ -151,7 +159,7 @@ mod tests {
         assert!(c.skip_bom);
         assert!(!c.accept_typos);
         assert_eq!(c.agent_value, AgentValueMatch::LeadingToken);
-        assert_eq!(c.pattern_without_slash, PatternWithoutSlash::Literal);
+        assert_eq!(c.pattern_without_slash, PatternWithoutSlash::NoRule);
         assert_eq!(c.max_line_length, None);
         assert!(c.unavailable_allows_all);
         assert_eq!(c.max_redirects, 5);

@@ -8,9 +8,19 @@
 //!   and `/%E3%83%84` are the same;
 //! * so does a space, which a URI never holds raw (RFC 3986 §2): an HTTP client
 //!   sends `/a b` as `/a%20b`, so the two are the same path;
-//! * a valid `%xx` escape gets upper-case hex digits (`%c3` is `%C3`);
+//! * a valid `%xx` escape gets upper-case hex digits (`%c3` is `%C3`), on both
+//!   sides: RFC 9309 §2.2.2 percent-encodes "as defined by [RFC3986]", and
+//!   RFC 3986 §2.1 says "If two URIs differ only in the case of hexadecimal
+//!   digits used in percent-encoded octets, they are equivalent." (requirement
+//!   `2.2.2-HEX-CASE`, question `Q-PCT-HEX-CASE`), so `/x%2fy` and `/x%2Fy`
+//!   are one path, and a rule `/%e3` matches the URL `/ツ` (`/%E3%83%84`);
 //! * an escape of an unreserved ASCII character (`A-Z a-z 0-9 - . _ ~`) is
-//!   decoded (`2.2.2-DECODE-UNRESERVED`): `/%62%61%7A` is `/baz`;
+//!   decoded: `/%62%61%7A` is `/baz`. In the URI, RFC 9309 §2.2.2 says so
+//!   (`2.2.2-DECODE-UNRESERVED`); in a rule too, because a path-pattern is a
+//!   "valid URI path pattern" (§2.2) and RFC 3986 §2.3 says "URIs that differ
+//!   in the replacement of an unreserved character with its corresponding
+//!   percent-encoded US-ASCII octet are equivalent" (`2.2.2-DECODE-RULE`,
+//!   question `Q-PCT-DECODE-RULE`), so the rule `/%7Euser/` is `/~user/`;
 //! * other valid escapes (reserved characters such as `%2F`, `%3F`) stay
 //!   encoded;
 //! * a reserved character of RFC 3986's generic syntax (`: / ? # [ ] @`)
@@ -130,20 +140,34 @@ fn is_plain(input: &[u8], pattern: bool) -> bool {
             .is_none_or(|q| memchr2(b'/', b'?', input.get(q + 1..).unwrap_or_default()).is_none())
 }
 
-/// A rule pattern as written, cut at its first `$` (RFC 9309 §2.2.3: `$` "Designates
-/// the end of the match pattern").
+/// A rule pattern as written, split at its first `$` (RFC 9309 §2.2.3, Figure 5: `$`
+/// "Designates the end of the match pattern").
+///
+/// The `$` is read as the end of the path, wherever it stands: the pattern matches
+/// only where the path ends at that point. What follows the `$` is still part of the
+/// rule's path (§2.2.2: a match needs "the end of the path from the rule" to be
+/// reached), and nothing can match after the end of the path but a `*` (zero octets) or
+/// another `$`: `/a$*` is `/a$`, while `/a$b` or `/*$api` match no path at all. Where
+/// the RFC leaves a `$` before the end of a pattern open (question `Q-DOLLAR-MID`),
+/// this is the strict reading: it neither drops octets of the rule (`/a$b` as `/a$`)
+/// nor takes the special character `$` for an ordinary octet (`%24` is that).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct PatternBody<'a> {
     /// The octets before the first `$` (all of them without one).
     pub(crate) body: &'a [u8],
     /// Whether there was a `$`: the pattern is anchored at the end of the path.
     pub(crate) anchored: bool,
+    /// The octets from the first `$` to the end (the `$` included; 0 without one).
+    pub(crate) tail: usize,
+    /// Whether an octet other than `*` and `$` follows the first `$`: it would have to
+    /// match after the end of the path, so the pattern matches no path.
+    pub(crate) void: bool,
     /// Whether `body` is already normal and has no wildcard, so its octets can be used
     /// as written ([`is_plain`]).
     pub(crate) plain: bool,
 }
 
-/// Cuts `raw` at its first `$` and tells whether the rest is plain, in one pass over a
+/// Splits `raw` at its first `$` and tells whether the rest is plain, in one pass over a
 /// short pattern (most are), else with vectorized searches.
 pub(crate) fn pattern_body(raw: &[u8]) -> PatternBody<'_> {
     if raw.len() <= SHORT {
@@ -161,20 +185,24 @@ pub(crate) fn pattern_body(raw: &[u8]) -> PatternBody<'_> {
         // Only a body with a `?` needs a second look, at its query.
         let plain =
             classes & (NOT_PLAIN | STAR) == 0 && (classes & QUERY == 0 || is_plain(body, true));
-        return PatternBody {
-            body,
-            anchored: end < raw.len(),
-            plain,
-        };
+        return split(raw, body, plain);
     }
-    let (body, anchored) = match memchr(b'$', raw) {
-        Some(end) => (raw.get(..end).unwrap_or_default(), true),
-        None => (raw, false),
+    let body = match memchr(b'$', raw) {
+        Some(end) => raw.get(..end).unwrap_or_default(),
+        None => raw,
     };
+    split(raw, body, is_plain(body, true))
+}
+
+/// The [`PatternBody`] of `raw` whose octets before the first `$` are `body`.
+fn split<'a>(raw: &'a [u8], body: &'a [u8], plain: bool) -> PatternBody<'a> {
+    let tail = raw.get(body.len()..).unwrap_or_default();
     PatternBody {
         body,
-        anchored,
-        plain: is_plain(body, true),
+        anchored: !tail.is_empty(),
+        tail: tail.len(),
+        void: tail.iter().any(|&b| b != b'$' && b != b'*'),
+        plain,
     }
 }
 
@@ -378,6 +406,29 @@ mod tests {
     }
 
     #[test]
+    fn octets_after_the_first_dollar_void_the_pattern_unless_special() {
+        // RFC 9309 §2.2.3: `$` is the end of the path; after it only `*` (zero octets)
+        // and `$` can match, any other octet never.
+        let tail = |raw: &[u8]| {
+            let b = pattern_body(raw);
+            (b.tail, b.void)
+        };
+        assert_eq!(tail(b"/a"), (0, false));
+        assert_eq!(tail(b"/a$"), (1, false));
+        assert_eq!(tail(b"/a$*$*"), (4, false));
+        assert_eq!(tail(b"/a$b"), (2, true));
+        assert_eq!(tail(b"/*$api"), (4, true));
+        assert_eq!(
+            tail(b"/a$%2A"),
+            (4, true),
+            "an escaped `*` is a literal octet"
+        );
+        let mut long = vec![b'a'; SHORT];
+        long.extend_from_slice(b"$*x");
+        assert_eq!(tail(&long), (3, true));
+    }
+
+    #[test]
     fn short_and_long_inputs_are_classified_alike() {
         let octets = b"/a?*%: @[]\x80\xff-x";
         // Every string of up to 4 of these octets, padded past SHORT so that the long
@@ -419,6 +470,11 @@ mod tests {
             long.extend_from_slice(&input);
             let long = pattern_body(&long);
             assert_eq!(short.anchored, long.anchored, "{input:?}");
+            assert_eq!(
+                (short.tail, short.void),
+                (long.tail, long.void),
+                "{input:?}"
+            );
             assert_eq!(short.plain, long.plain, "{input:?}");
             assert_eq!(short.body, &long.body[SHORT..], "{input:?}");
             // Normalizing a plain input leaves it as it is.

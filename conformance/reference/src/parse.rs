@@ -138,6 +138,24 @@ fn is_user_space_agent(key: &[u8]) -> bool {
     }
 }
 
+/// Whether a rule's value holds a control octet: NUL, any other C0 control but tab,
+/// or DEL.
+///
+/// RFC 9309 §2.2: `path-pattern = "/" *UTF8-char-noctl`, "UTF8 derived from RFC 3629,
+/// but excluding control characters" (its range `%x24-7F` reaches DEL, which its own
+/// comment excludes, as RFC 5234's `CTL` does). Such a line is no rule of the ABNF and
+/// no spelling of one that a lenient reader could repair without inventing octets: cut
+/// at the control, the control dropped or kept, each would give it a meaning it does not
+/// have. So it is ignored like any line that is no record (§2.3.1.5: "Crawlers MUST
+/// use the parseable rules."), the scope decision of `corpus/README.md`. Tab is the
+/// white space of the ABNF (`WS`) and is left to the value as before.
+pub(crate) fn has_control(value: &[u8]) -> bool {
+    // Every rule goes through this at parse: no early exit, so that the loop vectorizes.
+    value.iter().fold(false, |found, &b| {
+        found | ((b < 0x20) & (b != b'\t')) | (b == 0x7F)
+    })
+}
+
 /// Parses one line (line end already removed).
 pub(crate) fn parse_line<'a>(
     line: &'a [u8],
@@ -359,6 +377,16 @@ mod tests {
         assert_eq!(parse(b"disallow", true).0, Directive::Disallow(b""));
         // no white space separator: not a record
         assert_eq!(parse(b"Disallow/x", true).0, Directive::Ignored);
+    }
+
+    #[test]
+    fn control_octets() {
+        for value in [&b"/a\0b"[..], b"/\x01", b"/a\x1f", b"/a\x7f", b"\x0b/a"] {
+            assert!(has_control(value), "{value:?}");
+        }
+        for value in [&b"/a b"[..], b"/a\tb", b"/%00", b"/\x80\xff", b""] {
+            assert!(!has_control(value), "{value:?}");
+        }
     }
 
     #[test]

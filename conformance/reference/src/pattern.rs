@@ -6,9 +6,12 @@
 //! * `*` matches zero or more of any octet, anywhere (RFC 9309 §2.2.3,
 //!   `2.2.3-STAR`); `**` is the same as `*`;
 //! * `$` "Designates the end of the match pattern" (RFC 9309 §2.2.3,
-//!   `2.2.3-DOLLAR`): the pattern ends at its first `$` and is anchored at
-//!   the end of the path; whatever is written after that `$` is not part of
-//!   the pattern (`/a$b` is `/a$`). A literal `$` is written `%24`;
+//!   `2.2.3-DOLLAR`): it matches the end of the path, so a pattern with a `$`
+//!   is anchored there. Octets written after the first `$` are still part of
+//!   the rule, and only `*` (zero octets) and `$` can match after the end of
+//!   the path: `/a$*` is `/a$`, while `/a$b` matches no path (the strict
+//!   reading of a `$` before the end, which the RFC leaves open; see
+//!   [`crate::encode::PatternBody`]). A literal `$` is written `%24`;
 //! * without wildcards a pattern is a prefix match from the first octet of
 //!   the path (RFC 9309 §2.2.2, `2.2.2-PREFIX`, `2.2.2-OCTETS`), case
 //!   sensitive (`2.2.2-CASE`);
@@ -26,7 +29,7 @@
 //! `memchr::memmem` finder built once.
 //!
 //! Specificity (RFC 9309 §2.2.2, `2.2.2-LONGEST`) is the number of octets of
-//! the normalized pattern, `*` and `$` included.
+//! the normalized pattern, every `*` and `$` included.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -262,8 +265,19 @@ impl Store {
         let PatternBody {
             body,
             anchored,
+            tail,
+            void,
             plain,
         } = pattern_body(raw);
+        if void {
+            // Octets after a `$` would have to match past the end of the path.
+            let never = Pattern {
+                specificity: 0,
+                lead: Lead::default(),
+                matcher: Matcher::Never,
+            };
+            return (written, never);
+        }
         self.stars.clear();
         let normalized = if !prepend_slash && plain {
             // Already normal and wildcard-free: reuse the written octets.
@@ -282,7 +296,8 @@ impl Store {
                 end: self.text.len(),
             }
         };
-        let specificity = normalized.len() + usize::from(anchored);
+        // The `$` and any `*` or `$` after it count as written (none of them is encoded).
+        let specificity = normalized.len() + tail;
         let literal_end = self.stars.first().copied().unwrap_or(normalized.end);
         let lead = Lead::of(
             self.text
@@ -555,17 +570,29 @@ mod tests {
     }
 
     #[test]
-    fn dollar_ends_the_pattern_wherever_it_stands() {
-        // RFC 9309 §2.2.3, Figure 5: `$` "Designates the end of the match pattern", so
-        // `/a$b` is `/a$`: anchored, with nothing after the `$` left to match.
-        assert!(m("/a$b", "/a"));
+    fn dollar_is_the_end_of_the_path_wherever_it_stands() {
+        // RFC 9309 §2.2.3, Figure 5: `$` "Designates the end of the match pattern"; §2.2.2:
+        // a match needs "the end of the path from the rule" to be reached. After a `$`
+        // only `*` (zero octets) and `$` match, so `/a$b` matches no path, and `/a$*` is
+        // `/a$`. (This test used to assert the old reading, `/a$b` as `/a$`, which drops
+        // the rule's `b`; the RFC leaves the choice open, question Q-DOLLAR-MID.)
+        assert!(!m("/a$b", "/a"));
         assert!(!m("/a$b", "/a$b"));
         assert!(!m("/a$b", "/ab"));
+        assert!(
+            !m("/*$api", "/"),
+            "not every path: no octet matches after the end"
+        );
+        assert!(!m("/*$api", "/x$api"));
         assert!(m("/a$$", "/a"));
         assert!(!m("/a$$", "/a$"));
-        assert!(m("/*.gif$.bak", "/x.gif"));
+        assert!(m("/a$*", "/a"));
+        assert!(!m("/a$*", "/ab"));
+        assert!(m("/a*$*", "/abc"));
+        assert!(!m("/*.gif$.bak", "/x.gif"));
         assert!(!m("/*.gif$.bak", "/x.gif.bak"));
-        assert_eq!(spec("/a$b"), 3);
+        assert_eq!(spec("/a$*"), 4, "the `$` and the `*` after it count");
+        assert_eq!(spec("/a$$"), 4);
     }
 
     fn mp(pattern: &str, path: &str) -> bool {
@@ -598,7 +625,8 @@ mod tests {
         assert!(mp("/*%2A$", "/note%2A"));
         assert!(!mp("/*%2A$", "/note*s"));
         assert!(mp("/a%24b", "/a$b"));
-        assert!(!mp("/a$b", "/a%24b"), "a raw `$` ends the pattern");
+        assert!(!mp("/a$b", "/a%24b"), "a raw `$` is the end of the path");
+        assert!(!mp("/a$b", "/a$b"), "a raw `$` is the end of the path");
     }
 
     #[test]
@@ -731,31 +759,32 @@ mod tests {
         assert!(!m(&pattern, &path));
     }
 
-    /// Exponential reference matcher over tokens.
+    /// Exponential reference matcher over tokens: `*` any run, `$` the end of the path
+    /// (wherever it stands), any other octet itself; a pattern matches a prefix.
     #[derive(Debug, Clone, Copy)]
     enum Tok {
         Star,
+        End,
         Lit(u8),
     }
 
-    fn naive(p: &[Tok], anchored: bool, s: &[u8]) -> bool {
+    fn naive(p: &[Tok], s: &[u8]) -> bool {
         match p.split_first() {
-            None => !anchored || s.is_empty(),
-            Some((Tok::Star, rest)) => (0..=s.len()).any(|i| naive(rest, anchored, &s[i..])),
-            Some((Tok::Lit(c), rest)) => s.first() == Some(c) && naive(rest, anchored, &s[1..]),
+            None => true,
+            Some((Tok::Star, rest)) => (0..=s.len()).any(|i| naive(rest, &s[i..])),
+            Some((Tok::End, rest)) => s.is_empty() && naive(rest, s),
+            Some((Tok::Lit(c), rest)) => s.first() == Some(c) && naive(rest, &s[1..]),
         }
     }
 
-    fn tokens(raw: &[u8]) -> (Vec<Tok>, bool) {
-        let (body, anchored) = match raw.iter().position(|&b| b == b'$') {
-            Some(end) => (&raw[..end], true),
-            None => (raw, false),
-        };
-        let toks = body
-            .iter()
-            .map(|&b| if b == b'*' { Tok::Star } else { Tok::Lit(b) })
-            .collect();
-        (toks, anchored)
+    fn tokens(raw: &[u8]) -> Vec<Tok> {
+        raw.iter()
+            .map(|&b| match b {
+                b'*' => Tok::Star,
+                b'$' => Tok::End,
+                _ => Tok::Lit(b),
+            })
+            .collect()
     }
 
     proptest! {
@@ -764,8 +793,7 @@ mod tests {
             pattern in proptest::collection::vec(prop_oneof![Just(b'/'), Just(b'a'), Just(b'b'), Just(b'*'), Just(b'$')], 1..8),
             path in proptest::collection::vec(prop_oneof![Just(b'/'), Just(b'a'), Just(b'b'), Just(b'$')], 0..12),
         ) {
-            let (toks, anchored) = tokens(&pattern);
-            let expected = naive(&toks, anchored, &path);
+            let expected = naive(&tokens(&pattern), &path);
             let (store, p) = compile(&pattern, false);
             prop_assert_eq!(store.matches(&p, &path), expected);
             if expected {
@@ -787,8 +815,7 @@ mod tests {
             }
             let mut full = b"/".to_vec();
             full.extend(&path);
-            let (toks, anchored) = tokens(&pattern);
-            let expected = naive(&toks, anchored, &full);
+            let expected = naive(&tokens(&pattern), &full);
             let (store, p) = compile(&pattern, false);
             prop_assert_eq!(store.matches(&p, &full), expected);
         }

@@ -6,7 +6,7 @@ use crate::config::{Config, PatternWithoutSlash};
 use crate::encode::{normalize_path_into, path_is_plain};
 use crate::group::{is_product_token, Groups};
 use crate::lines::{starts_with_bom, Lines, BOM};
-use crate::parse::{parse_line, Directive};
+use crate::parse::{has_control, parse_line, Directive};
 use crate::url::{path_and_query, remove_dot_segments};
 use crate::verdict::{Reason, RuleKind, Verdict};
 use crate::warning::{Sink, Warning, WarningKind};
@@ -175,23 +175,35 @@ fn build(body: &[u8], config: &Config, mut sink: Sink<'_>) -> Robots {
             Directive::Disallow(value) => (RuleKind::Disallow, value),
             Directive::Blank | Directive::Ignored => continue,
         };
+        // RFC 9309 §2.2: a path-pattern holds no control octet, so such a line is no
+        // rule: ignored (§2.3.1.5), it neither joins a group nor ends a run of
+        // user-agent lines.
+        if has_control(value) {
+            sink.warn(number, || WarningKind::ControlInPattern);
+            continue;
+        }
         // RFC 9309 §2.2.2 (SHOULD): rules before any user-agent line are
         // ignored.
         if groups.is_empty() {
             sink.warn(number, || WarningKind::RuleOutsideGroup);
             continue;
         }
-        collecting_agents = false;
+        // RFC 9309 §2.2: a pattern starts with `/` (or, §5.1, `*`); any other is no
+        // rule unless repaired with a leading `/` ([`PatternWithoutSlash`]).
         let without_slash = !matches!(value.first(), None | Some(b'/') | Some(b'*'));
         if without_slash {
             sink.warn(number, || WarningKind::PatternWithoutSlash);
+            if !prepend {
+                continue;
+            }
         }
+        collecting_agents = false;
         // RFC 9309 §2.2: an empty pattern matches nothing; the line still
         // counts as a rule for grouping (above), but is not stored.
-        groups.add_rule(number, kind, value, prepend && without_slash);
+        groups.add_rule(number, kind, value, without_slash);
         if config.index_html_allows_directory && kind == RuleKind::Allow {
             if let Some(directory) = index_html_directory(value) {
-                groups.add_rule(number, kind, &directory, prepend && without_slash);
+                groups.add_rule(number, kind, &directory, without_slash);
             }
         }
     }
@@ -458,6 +470,20 @@ User-Agent: quxbot\n";
         assert!(!r.is_allowed("x", "/foo"));
         assert!(!r.is_allowed("x", "/a.gif"));
         assert_eq!(kinds(body), vec![(2, WarningKind::PatternWithoutSlash)]);
+        // Strictly no rule, the line does not end the run of user-agent lines: a and b
+        // share `Disallow: /y`; repaired as `/y`, it is a's own rule. Either way a may not
+        // fetch /y.
+        let body = b"user-agent: a\ndisallow: y\nuser-agent: b\ndisallow: /y\n";
+        for config in [Config::default(), Config::google()] {
+            assert!(!Robots::parse_with(body, &config).is_allowed("a", "/y"));
+        }
+        assert_eq!(Robots::parse(body).check("a", "/y").line(), Some(4));
+        assert_eq!(
+            Robots::parse_with(body, &Config::google())
+                .check("a", "/y")
+                .line(),
+            Some(2)
+        );
     }
 
     #[test]
@@ -550,6 +576,20 @@ User-Agent: quxbot\n";
         body.extend_from_slice(b"\0\n");
         let r = Robots::parse(&body);
         assert!(r.is_allowed("x", "/aaa"));
+    }
+
+    #[test]
+    fn a_rule_with_a_control_octet_is_no_rule() {
+        // RFC 9309 §2.2: a path-pattern holds no control octet; the line is ignored, so
+        // it neither applies nor ends the run of user-agent lines (§2.3.1.5).
+        let body = b"user-agent: a\ndisallow: /x\0y\nuser-agent: b\ndisallow: /shared\n";
+        let r = Robots::parse(body);
+        assert!(!r.is_allowed("a", "/shared"), "a and b share one group");
+        assert!(r.is_allowed("a", "/x"), "not cut at the NUL");
+        assert_eq!(kinds(body), vec![(2, WarningKind::ControlInPattern)]);
+        let r = Robots::parse(b"user-agent: *\nallow: /a$\x01\ndisallow: /a\x7f\ndisallow: /\n");
+        assert!(!r.is_allowed("x", "/a"));
+        assert_eq!(r.check("x", "/a").line(), Some(4));
     }
 
     #[test]

@@ -70,6 +70,11 @@ pub enum WarningKind {
     /// A non-blank line that is not a `key: value` record at all
     /// (RFC 9309 §2.3.1.5); it is ignored.
     Unparseable,
+    /// An allow or disallow line whose value holds a control octet (NUL, another C0
+    /// control but tab, or DEL). A path-pattern of RFC 9309 §2.2 holds none, so the
+    /// line is no rule and is ignored (§2.3.1.5: crawlers use the parseable rules); it
+    /// ends no run of user-agent lines.
+    ControlInPattern,
 }
 
 impl fmt::Display for WarningKind {
@@ -103,6 +108,9 @@ impl fmt::Display for WarningKind {
                 write!(f, "user-agent value `{value}` is not a bare product token")
             }
             WarningKind::Unparseable => f.write_str("line is not a record; ignored"),
+            WarningKind::ControlInPattern => {
+                f.write_str("rule pattern holds a control octet; the line is no rule, ignored")
+            }
         }
     }
 }

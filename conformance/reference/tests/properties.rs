@@ -245,19 +245,17 @@ proptest! {
     }
 }
 
-/// Exponential reference matcher: `*` any run; the first `$` ends the pattern and
-/// anchors it (RFC 9309 §2.2.3: `$` "Designates the end of the match pattern").
+/// Exponential reference matcher: `*` any run; `$` the end of the path, wherever it
+/// stands (RFC 9309 §2.2.3: `$` "Designates the end of the match pattern"), so nothing
+/// but `*` and `$` matches after it; a pattern matches a prefix of the path. (It used to
+/// cut the pattern at its first `$`, the reading the reference no longer takes: the RFC
+/// leaves a `$` before the end open, question Q-DOLLAR-MID.)
 fn naive(pattern: &[u8], path: &[u8]) -> bool {
-    fn go(p: &[u8], anchored: bool, s: &[u8]) -> bool {
-        match p.split_first() {
-            None => !anchored || s.is_empty(),
-            Some((b'*', rest)) => (0..=s.len()).any(|i| go(rest, anchored, &s[i..])),
-            Some((c, rest)) => s.first() == Some(c) && go(rest, anchored, &s[1..]),
-        }
-    }
-    match pattern.iter().position(|&b| b == b'$') {
-        Some(end) => go(&pattern[..end], true, path),
-        None => go(pattern, false, path),
+    match pattern.split_first() {
+        None => true,
+        Some((b'*', rest)) => (0..=path.len()).any(|i| naive(rest, &path[i..])),
+        Some((b'$', rest)) => path.is_empty() && naive(rest, path),
+        Some((c, rest)) => path.first() == Some(c) && naive(rest, &path[1..]),
     }
 }
 

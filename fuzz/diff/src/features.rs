@@ -50,6 +50,10 @@ pub const FEATURES: &[(&str, &str)] = &[
     ("no-groups", "no user-agent record at all"),
     ("hash-in-value", "a `#` right after a record's value, with no white space before it (`/a#b`)"),
     ("agent-after-rule", "a user-agent line directly after an allow or disallow line"),
+    ("query", "a `?` in the URL path (its query) or in a rule"),
+    ("reserved-in-query", "a `/`, `?`, `:` or `@`, raw or percent-encoded, after the first `?` of the URL path or of a rule"),
+    ("fragment-or-empty-path", "the URL has a fragment (`#`), or an empty path (nothing, or only a query, after its authority)"),
+    ("rule-elsewhere-in-url", "a rule's leading literal (up to a `*` or `$`, two octets or more) occurs in the URL, but the URL path does not start with it"),
 ];
 
 /// Whether `name` is a feature of [`FEATURES`].
@@ -112,7 +116,55 @@ pub fn features_with(scan: &BodyScan<'_>, agent: &str, url: &str) -> BTreeSet<&'
     for value in &scan.rules {
         rule_features(value, &path, &mut found);
     }
+    url_part_features(scan, url, &path, &mut found);
     found
+}
+
+/// The features of where a rule meets the URL: its query (`query`, `reserved-in-query`),
+/// its fragment or empty path (`fragment-or-empty-path`), a rule found elsewhere than at
+/// the start of the path (`rule-elsewhere-in-url`).
+fn url_part_features(
+    scan: &BodyScan<'_>,
+    url: &str,
+    path: &str,
+    found: &mut BTreeSet<&'static str>,
+) {
+    let requested = path.split('#').next().unwrap_or(path).as_bytes();
+    let sides = std::iter::once(requested).chain(scan.rules.iter().copied());
+    for side in sides {
+        let Some(q) = side.iter().position(|&b| b == b'?') else {
+            continue;
+        };
+        found.insert("query");
+        let query = side.get(q + 1..).unwrap_or_default();
+        let escaped = |code: &[u8]| query.windows(3).any(|w| w.eq_ignore_ascii_case(code));
+        if query.iter().any(|b| b"/?:@".contains(b))
+            || [b"%2F", b"%3F", b"%3A", b"%40"].iter().any(|c| escaped(*c))
+        {
+            found.insert("reserved-in-query");
+        }
+    }
+    let after_authority = url.find("://").map(|at| &url[at + 3..]).and_then(|rest| {
+        rest.find(['/', '?', '#'])
+            .map(|at| &rest[at..])
+            .or(Some(""))
+    });
+    if url.contains('#') || after_authority.is_some_and(|rest| !rest.starts_with('/')) {
+        found.insert("fragment-or-empty-path");
+    }
+    for value in &scan.rules {
+        let literal = &value[..value
+            .iter()
+            .position(|&b| b == b'*' || b == b'$')
+            .unwrap_or(value.len())];
+        let in_url = url
+            .as_bytes()
+            .windows(literal.len().max(1))
+            .any(|w| w == literal);
+        if literal.len() >= 2 && in_url && !path.as_bytes().starts_with(literal) {
+            found.insert("rule-elsewhere-in-url");
+        }
+    }
 }
 
 /// What a body shows on its own, read once for all its queries: the features that depend
@@ -651,6 +703,48 @@ mod tests {
         ] {
             assert!(!f("", "a", url).contains("robots-txt-url"), "{url}");
         }
+        let q = f(
+            "User-agent: a\nDisallow: /p?u=a%3Ab\n",
+            "a",
+            "https://example.com/x",
+        );
+        assert!(
+            q.contains("query") && q.contains("reserved-in-query"),
+            "{q:?}"
+        );
+        let q = f(
+            "User-agent: a\nDisallow: /p$\n",
+            "a",
+            "https://example.com/p?x=1",
+        );
+        assert!(
+            q.contains("query") && !q.contains("reserved-in-query"),
+            "{q:?}"
+        );
+        for url in [
+            "https://example.com",
+            "https://example.com?q=1",
+            "https://example.com/p#f",
+        ] {
+            assert!(f("User-agent: a\nDisallow: /\n", "a", url).contains("fragment-or-empty-path"));
+        }
+        assert!(!f(
+            "User-agent: a\nDisallow: /\n",
+            "a",
+            "https://example.com/?q"
+        )
+        .contains("fragment-or-empty-path"));
+        let body = "User-agent: a\nDisallow: /private\n";
+        assert!(
+            f(body, "a", "https://example.com/public/private").contains("rule-elsewhere-in-url")
+        );
+        assert!(!f(body, "a", "https://example.com/private/x").contains("rule-elsewhere-in-url"));
+        assert!(f(
+            "User-agent: a\nDisallow: /example.com\n",
+            "a",
+            "https://example.com/"
+        )
+        .contains("rule-elsewhere-in-url"));
         for (name, _) in FEATURES {
             assert!(is_feature(name));
         }

@@ -154,6 +154,12 @@ fn decided_by_rule(body: &[u8], agent: &str, url: &str) -> bool {
 fn check_matches(pattern: &[u8]) {
     let body = [&b"User-agent: *\nDisallow: "[..], pattern, b"\n"].concat();
     let wild = pattern.contains(&b'*');
+    // The reference reads `$` as the end of the path wherever it stands: an octet other
+    // than `*` or `$` after the first `$` can never match, so the rule matches nothing.
+    let void = pattern
+        .iter()
+        .position(|&b| b == b'$')
+        .is_some_and(|at| pattern[at + 1..].iter().any(|&b| b != b'$' && b != b'*'));
     for q in derive(&file("p.example", &body), 11, 400) {
         // `/robots.txt` is always allowed, and a client resolves `.` and `..` segments
         // before it asks (the reference too): no pattern matches those URLs as written.
@@ -166,7 +172,7 @@ fn check_matches(pattern: &[u8]) {
             "common" | "dollar-past" | "dollar-literal" => false,
             _ => true,
         };
-        if promised {
+        if promised && !void {
             assert!(
                 decided_by_rule(&body, &q.agent, &q.url),
                 "pattern {:?}: {q:?} does not match",

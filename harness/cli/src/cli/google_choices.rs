@@ -28,7 +28,7 @@ fn departures() -> [Departure; 4] {
             undo: |c, r| c.max_line_length = r.max_line_length,
         },
         Departure {
-            choice: "a pattern starting with neither `/` nor `*` is read with a `/` in front, `x` as `/x`, where RFC 9309 §2.2 reads it as written",
+            choice: "a pattern starting with neither `/` nor `*` is read with a `/` in front, `x` as `/x`, where strictly it is no rule of RFC 9309 §2.2 and is ignored",
             differs: |g, r| g.pattern_without_slash != r.pattern_without_slash,
             undo: |c, r| c.pattern_without_slash = r.pattern_without_slash,
         },

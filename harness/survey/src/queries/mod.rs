@@ -28,11 +28,13 @@
 //! For a rule's pattern `P`, let *body* be `P` up to its first `$` (all of `P` if it has
 //! none), its *prefix* the body up to the first `*`, and its *shortest match* the body
 //! with every `*` removed (the shortest path the pattern matches, when `P` starts with
-//! `/` or `*`). A `$` "designates the end of the match pattern" (RFC 9309 §2.2.3): the
-//! reference ends the pattern at its first `$` (`/a$b` is `/a$`), and so does the body;
-//! implementations that read a `$` before the end as a literal octet get the
-//! `dollar-literal` URL. Each rule gives the URLs below; the variants (`encoded` to
-//! `raw-octet`) are made from the shortest match.
+//! `/` or `*`). A `$` "designates the end of the match pattern" (RFC 9309 §2.2.3). What
+//! octets after a `$` before the end mean, the RFC leaves open (question `Q-DOLLAR-MID`):
+//! the body reads them as dropped (`/a$b` as `/a$`); implementations that read such a `$`
+//! as a literal octet get the `dollar-literal` URL; the reference reads `$` as the end of
+//! the path wherever it stands, so that a pattern with an octet other than `*` or `$`
+//! after its first `$` matches no path at all. Each rule gives the URLs below; the
+//! variants (`encoded` to `raw-octet`) are made from the shortest match.
 //!
 //! | origin | URL | example: pattern → URL | the rule matches it (RFC 9309) |
 //! | --- | --- | --- | --- |
@@ -49,8 +51,9 @@
 //! | `dollar-literal` | a pattern with a `$` before its end, that `$` kept as an octet (`*` removed, a final `$` dropped) | `/a$b` → `/a$b` | not under the reference's reading |
 //! | `common` | a fixed list of paths sites have ([`COMMON_PATHS`]) | `/wp-admin/`, `/search?q=x` | whatever the file says |
 //!
-//! "The rule matches it" is the reference's verdict, and holds unless the URL has a `.`
-//! or `..` path segment, which a client resolves before it requests the path (as the
+//! "The rule matches it" is the reference's verdict, and holds unless the pattern has an
+//! octet other than `*` or `$` after its first `$` (then the reference matches nothing)
+//! or the URL has a `.` or `..` path segment, which a client resolves before it requests the path (as the
 //! reference does), so that `/a/./b` is asked as `/a/b`; such URLs stay, as
 //! implementations differ on them.
 //!
@@ -437,9 +440,9 @@ fn group_agent(
 
 /// The URLs of one pattern (§2), given to `emit` with their origin.
 fn rule_urls(pattern: &[u8], rng: &mut Rng, emit: &mut dyn FnMut(usize, String)) {
-    // RFC 9309 §2.2.3: `$` "designates the end of the match pattern"; the reference
-    // ends the pattern at its first `$`, and so does the body here. A `$` before the
-    // end is also asked about taken literally (`dollar-literal`), as other readings do.
+    // RFC 9309 §2.2.3: `$` "designates the end of the match pattern"; the body here ends
+    // the pattern at its first `$`, one reading of a `$` before the end. That `$` is also
+    // asked about taken literally (`dollar-literal`), another reading.
     let dollar = pattern.iter().position(|&b| b == b'$');
     let anchored = dollar.is_some();
     let body = &pattern[..dollar.unwrap_or(pattern.len())];
