@@ -30,7 +30,7 @@ pub mod run;
 
 pub use access::{AccessCell, AccessRow, AccessView};
 pub use model::{
-    Agreement, CaseEntry, Cell, ImplEntry, ImplScore, LevelTally, Meta, QueryEntry, QuestionAnswer,
-    QuestionEntry, QuestionVerdict, Report, RequirementEntry, RequirementScore, SlowCase,
-    FORMAT_VERSION, SLOWEST_CASES,
+    Agreement, CaseEntry, CauseEntry, CauseKind, Cell, FailureCauses, ImplEntry, ImplScore,
+    LevelTally, Meta, QueryEntry, QuestionAnswer, QuestionEntry, QuestionVerdict, Report,
+    RequirementEntry, RequirementScore, SlowCase, FORMAT_VERSION, SLOWEST_CASES,
 };

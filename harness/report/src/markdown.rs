@@ -129,12 +129,13 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
     let _ = writeln!(out, "## Scores\n");
     let _ = writeln!(
         out,
-        "Passed over judged queries (unsupported ones are not judged; no verdict counts as \
-         not passed).\n"
+        "Passed over judged decided queries (unsupported ones are not judged; no verdict \
+         counts as not passed). Where the profile permits either verdict, an answer is a \
+         choice, never a pass: those queries are counted under *either* only.\n"
     );
     let _ = writeln!(
         out,
-        "| profile | MUST | SHOULD | MAY | failed | no verdict | unsupported |\n| --- | --- | --- | --- | ---: | ---: | ---: |"
+        "| profile | MUST | SHOULD | MAY | failed | no verdict | unsupported | either |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"
     );
     for &profile in &report.meta.profiles {
         let levels = score.and_then(|s| s.profiles.get(&profile));
@@ -144,14 +145,15 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
             .unwrap_or_default();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             code(profile.as_str()),
             rate(levels.and_then(|l| l.get("MUST"))),
             rate(levels.and_then(|l| l.get("SHOULD"))),
             rate(levels.and_then(|l| l.get("MAY"))),
             total.fail,
             total.no_verdict,
-            total.unsupported
+            total.unsupported,
+            total.choices
         );
     }
     let _ = writeln!(out);
@@ -225,18 +227,10 @@ fn finish(mut out: String) -> String {
     out
 }
 
-/// `pass/judged (rate%)`, or `—` when nothing was judged.
+/// `pass/judged (rate%)` over the decided queries, or `—` when none was judged.
 fn rate(tally: Option<&LevelTally>) -> String {
     match tally {
-        Some(t) if t.pass + t.fail + t.no_verdict > 0 => {
-            let judged = t.pass + t.fail + t.no_verdict;
-            format!(
-                "{}/{} ({:.1}%)",
-                t.pass,
-                judged,
-                100.0 * t.pass as f64 / judged as f64
-            )
-        }
+        Some(t) if t.judged() > 0 => format!("{}/{} ({:.1}%)", t.pass, t.judged(), t.pass_rate),
         _ => "—".into(),
     }
 }
@@ -613,11 +607,13 @@ fn questions(out: &mut String, report: &Report, order: &[usize]) {
         out,
         "The root questions implementations disagree on, each decided from the RFC text \
          (`corpus/questions.toml`). An implementation is *wrong* on a question when it fails \
-         one of the queries that name it, *right* when it passes every one it answers.\n"
+         one of the queries that name it, *right* when it passes every one it answers, and \
+         makes a *choice* when every query it answers is one where the RFC permits either \
+         verdict. Every query naming the question counts, not only its examples.\n"
     );
     let _ = writeln!(
         out,
-        "| question | level | right | wrong | no verdict | campaign hits |\n| --- | --- | ---: | ---: | ---: | ---: |"
+        "| question | level | right | wrong | no verdict | choice | campaign hits |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |"
     );
     for q in &report.questions {
         let count = |v: QuestionVerdict| {
@@ -628,7 +624,7 @@ fn questions(out: &mut String, report: &Report, order: &[usize]) {
         };
         let _ = writeln!(
             out,
-            "| [{}](#{}) {} | {} | {} | {} | {} | {} |",
+            "| [{}](#{}) {} | {} | {} | {} | {} | {} | {} |",
             text(&q.id),
             q.id.to_ascii_lowercase(),
             cell(&q.question),
@@ -636,6 +632,7 @@ fn questions(out: &mut String, report: &Report, order: &[usize]) {
             count(QuestionVerdict::Right),
             count(QuestionVerdict::Wrong),
             count(QuestionVerdict::NoVerdict),
+            count(QuestionVerdict::Choice),
             q.hits.values().sum::<u64>()
         );
     }
@@ -689,7 +686,7 @@ fn questions(out: &mut String, report: &Report, order: &[usize]) {
         }
         let _ = writeln!(
             out,
-            "| implementation | answer | queries passed | upstream |\n| --- | --- | ---: | --- |"
+            "| implementation | answer | queries | upstream |\n| --- | --- | --- | --- |"
         );
         for &i in order {
             let (Some(entry), Some(answer)) = (report.implementations.get(i), q.per_impl.get(i))
@@ -713,11 +710,10 @@ fn questions(out: &mut String, report: &Report, order: &[usize]) {
                 .collect();
             let _ = writeln!(
                 out,
-                "| {} | {} | {}/{} | {} |",
+                "| {} | {} | {} | {} |",
                 code_cell(&entry.name),
                 answer.verdict.as_str(),
-                answer.pass,
-                answer.pass + answer.fail,
+                answer.describe(),
                 upstream.join(" ")
             );
         }
@@ -741,12 +737,11 @@ fn questions_wrong(out: &mut String, report: &Report, name: &str) {
         let answer = column.and_then(|c| q.per_impl.get(c));
         let _ = writeln!(
             out,
-            "- **{}** {} ({}; failed {} of {} queries). Decision: {}",
+            "- **{}** {} ({}; {} queries). Decision: {}",
             text(&q.id),
             text(&q.question),
             text(&q.level),
-            answer.map_or(0, |a| a.fail),
-            answer.map_or(0, |a| a.pass + a.fail),
+            answer.map_or_else(String::new, |a| a.describe()),
             text(&q.decision)
         );
         for (_, url, title) in q.upstream.iter().filter(|(n, _, _)| n == name) {

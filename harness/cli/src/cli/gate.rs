@@ -23,6 +23,9 @@ unsupported):
   new failure    a query the baseline does not list (added to the corpus since) that
                  fails: reported; fails the gate only with --strict
   missing        a baseline id the corpus no longer has: a warning
+  either         a query where the profile permits either verdict: not gated, as any
+                 answer conforms (a baseline lists it nowhere; an older one that lists
+                 it is not held to it)
 
 Formats:
   human   titled lists of regressions and stale known failures, the verdict, the fix
