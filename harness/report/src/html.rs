@@ -385,16 +385,21 @@ fn access_section(page: &mut String, report: &Report) {
 fn scores_section(page: &mut String, report: &Report) {
     page.push_str("<section id=view-scores class=view hidden>\n<h2>Scores</h2>\n");
     page.push_str(
-        "<p class=note>MUST and SHOULD: passed of judged decided queries (errors, timeouts \
-         and crashes count as not passed; unsupported queries and fuzzing findings awaiting \
-         their verdict are not judged). MAY choices: the verdicts given where the profile \
-         lets implementations answer either way (allowed / disallowed), as in the \
+        "<p class=note>MUST, SHOULD and MAY: passed of judged decided queries (errors, \
+         timeouts and crashes count as not passed; unsupported queries and fuzzing findings \
+         awaiting their verdict are not judged). Choices: the verdicts given where the \
+         profile lets implementations answer either way (allowed / disallowed), as in the \
          Markdown summary; a choice is never counted as a pass.</p>\n",
     );
-    let levels = ["MUST", "SHOULD", "MAY choices"];
+    let levels = ["MUST", "SHOULD", "MAY", "choices"];
     page.push_str("<div class=table-wrap><table class=scores><thead><tr><th rowspan=2>implementation</th><th rowspan=2>language</th><th rowspan=2>version</th><th rowspan=2>seconds</th>");
     for &profile in &report.meta.profiles {
-        let _ = write!(page, "<th colspan=3>{}</th>", esc(profile.as_str()));
+        let _ = write!(
+            page,
+            "<th colspan={}>{}</th>",
+            levels.len(),
+            esc(profile.as_str())
+        );
     }
     page.push_str("<th rowspan=2>no verdict</th></tr><tr>");
     for _ in &report.meta.profiles {
@@ -413,13 +418,13 @@ fn scores_section(page: &mut String, report: &Report) {
             esc(&implementation.version),
             implementation.seconds
         );
-        // Over every level, from the model (the MAY column shows choices, not tallies).
+        // Over every level, from the model (the choices column shows verdicts, not tallies).
         let no_verdict = score
             .and_then(|s| s.totals.get(&Profile::Rfc9309))
             .map_or(0, |t| t.no_verdict);
         for &profile in &report.meta.profiles {
             for level in levels {
-                if level == "MAY choices" {
+                if level == "choices" {
                     match score.and_then(|s| s.either_verdicts.get(&profile)) {
                         Some((allowed, disallowed)) => {
                             let _ = write!(
@@ -636,7 +641,7 @@ mod tests {
         &page[start..start + len]
     }
 
-    /// Every figure is labelled: the matrix headers' percentages, the MAY choices as
+    /// Every figure is labelled: the matrix headers' percentages, the choices as
     /// in the Markdown, the failures filter and the URL state for sharing.
     #[test]
     fn figures_are_labelled_and_the_failures_view_is_there() {
@@ -644,11 +649,11 @@ mod tests {
         let page = render(&report);
         assert!(page.contains("The figure under each implementation's name is the percentage"));
         assert!(page.contains("Math.round(rate)+'%'"));
-        assert!(page.contains("MAY choices"));
+        assert!(page.contains("<th>choices</th>"));
         let (allowed, disallowed) = report.scores[0].either_verdicts[&Profile::Rfc9309];
         assert!(
             page.contains(&format!(">{allowed} / {disallowed}</td>")),
-            "the model's MAY choices"
+            "the model's choices"
         );
         assert!(page.contains("id=f-fails") && page.contains("#fails=NAME"));
         assert!(page.contains("if(nImpl===1&&!location.hash){state.fails=0;}"));

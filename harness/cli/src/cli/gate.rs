@@ -144,8 +144,12 @@ pub fn run(args: Args) -> Outcome {
             baseline.keep_reasons(previous);
         }
         write(&args.baseline, &baseline.to_toml())?;
+        let either = gate::judge_all(&corpus, &run, name, profile)
+            .iter()
+            .filter(|judged| !judged.gated())
+            .count();
         outln!(
-            "wrote {}: {name}, profile {profile}, {} queries: {} passed, {} known failures, {} unsupported (corpus {})",
+            "wrote {}: {name}, profile {profile}, {} queries: {} passed, {} known failures, {} unsupported; {either} either, not gated (corpus {})",
             args.baseline.display(),
             baseline.passed.len() + baseline.known_failures.len() + baseline.unsupported.len(),
             baseline.passed.len(),
