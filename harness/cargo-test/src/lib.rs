@@ -8,9 +8,10 @@
 //!   test fails, with the body in visible notation, why, and the requirement's text;
 //! - a query the baseline lists as a known failure and that passes now is **stale**:
 //!   the test fails until you delete the entry (the ratchet);
-//! - a known failure still failing, and a query your parser cannot express (a fetch
-//!   outcome), is an ignored test; a failing query the baseline does not know is ignored
-//!   too, unless [`Suite::strict`].
+//! - a known failure still failing, a query your parser cannot express (a fetch
+//!   outcome), and a query where the RFC permits either verdict (not gated: any answer
+//!   conforms), is an ignored test; a failing query the baseline does not know is
+//!   ignored too, unless [`Suite::strict`].
 //!
 //! Record the baseline (and commit it) with `REPTEST_WRITE_BASELINE=1 cargo test`; the
 //! corpus is the one built into `reptest-corpus` (or [`Suite::corpus`]).
@@ -199,8 +200,10 @@ impl Suite {
             }
             _ => None,
         };
-        let ignored = matches!(entry.status, Status::KnownFailure | Status::Unsupported)
-            || (entry.status == Status::NewFailure && !self.strict);
+        let ignored = matches!(
+            entry.status,
+            Status::KnownFailure | Status::Unsupported | Status::Choice
+        ) || (entry.status == Status::NewFailure && !self.strict);
         QueryTest {
             id: q.id.clone(),
             status: entry.status,

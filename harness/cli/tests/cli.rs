@@ -232,30 +232,128 @@ fn a_malformed_corpus_is_reported_with_file_case_and_line() {
     }
 }
 
+/// One deliberately wrong query (the RFC says every URL is disallowed) citing
+/// `requirements`, at `url`.
+fn wrong_query(url: &str, requirements: &str) -> String {
+    format!(
+        "[[case.query]]\nagent = \"a\"\nurl = \"{url}\"\nexpect = \"allowed\"\nrequirements = [{requirements}]\nlevel = \"MUST\"\nwhy = \"deliberately wrong\"\n"
+    )
+}
+
+/// The line of `text` that contains `needle`, and its index.
+fn line_with<'t>(text: &'t str, needle: &str) -> (usize, &'t str) {
+    text.lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{text}"))
+}
+
+/// `reptest run` groups the failures by root cause: three queries testing
+/// 2.2.2-PREFIX alone, one testing 2.2.1-STAR-FALLBACK alone, one citing both (no root
+/// cause, last whatever its size); the largest group first, each with one example and
+/// its count; `--list` prints every query instead.
 #[test]
-fn run_fails_when_a_query_fails() {
-    // A deliberately wrong expectation: the RFC says this URL is disallowed.
-    let dir = temp_corpus(
-        "failcorpus",
-        "wrong.toml",
-        "[[case]]\nid = \"wrong\"\ntitle = \"t\"\nrobots = \"User-agent: *\\nDisallow: /\\n\"\n[[case.query]]\nagent = \"a\"\nurl = \"/x\"\nexpect = \"allowed\"\nrequirements = [\"2.2.2-PREFIX\"]\nlevel = \"MUST\"\nwhy = \"deliberately wrong\"\n",
-    );
-    let out = reptest(
-        &[
+fn run_fails_when_a_query_fails_and_groups_failures_by_cause() {
+    let prefix = "\"2.2.2-PREFIX\"";
+    let star = "\"2.2.1-STAR-FALLBACK\"";
+    let mut corpus =
+        "[[case]]\nid = \"wrong\"\ntitle = \"t\"\nrobots = \"User-agent: *\\nDisallow: /\\n\"\n"
+            .to_string();
+    for (url, requirements) in [
+        ("/x", prefix.to_string()),
+        ("/only-star", star.to_string()),
+        ("/y", prefix.to_string()),
+        ("/both", format!("{prefix}, {star}")),
+        ("/z", prefix.to_string()),
+    ] {
+        corpus.push_str(&wrong_query(url, &requirements));
+    }
+    let dir = temp_corpus("failcorpus", "wrong.toml", &corpus);
+    let run = |extra: &[&str]| {
+        let mut args = vec![
             "run",
             "--impl",
             "reference",
             "--corpus",
             dir.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let stdout = text(&out.stdout);
+        ];
+        args.extend(extra);
+        let out = reptest(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let grouped = run(&[]);
+    let (header, line) = line_with(&grouped, "decided queries did not pass");
     assert!(
-        stdout.contains("FAIL wrong/1")
-            && stdout.contains("expected allowed, got disallowed (line 2)"),
-        "{stdout}"
+        line.starts_with("reference: 5 decided queries did not pass, 3 cause(s); 0 of them (0.0%) name a question"),
+        "{grouped}"
+    );
+    let (prefix_at, prefix_line) = line_with(&grouped, "2.2.2-PREFIX  ");
+    let (star_at, star_line) = line_with(&grouped, "2.2.1-STAR-FALLBACK  ");
+    let (none_at, none_line) = line_with(&grouped, "no root cause");
+    assert_eq!(
+        prefix_line.split_whitespace().next(),
+        Some("3"),
+        "{grouped}"
+    );
+    assert_eq!(star_line.split_whitespace().next(), Some("1"), "{grouped}");
+    assert_eq!(none_line.split_whitespace().next(), Some("1"), "{grouped}");
+    assert!(
+        header < prefix_at && prefix_at < star_at && star_at < none_at,
+        "{grouped}"
+    );
+    // One example per cause, right under it: the first query of the group.
+    let lines: Vec<&str> = grouped.lines().collect();
+    assert!(
+        lines[prefix_at + 1].contains("e.g. wrong/")
+            && lines[prefix_at + 1].contains("url=/x: expected allowed, got disallowed (line 2)"),
+        "{grouped}"
+    );
+    assert!(lines[star_at + 1].contains("url=/only-star"), "{grouped}");
+    assert!(lines[none_at + 1].contains("url=/both"), "{grouped}");
+    assert_eq!(grouped.matches("e.g. ").count(), 3, "{grouped}");
+    assert!(!grouped.contains("FAIL "), "{grouped}");
+    let (_, details) = line_with(&grouped, "details:");
+    assert!(
+        details.contains("reptest report --impl reference") && details.contains("reptest gate"),
+        "{details}"
+    );
+    // The same grouping in the JSON, with every query of each group as a row index.
+    let json: serde_json::Value = serde_json::from_str(&run(&["--json"])).unwrap();
+    let causes = &json["scores"][0]["causes"]["rfc9309"];
+    assert_eq!(causes["non_passing"], 5, "{causes}");
+    assert_eq!(causes["with_question"], 0, "{causes}");
+    assert_eq!(causes["share"], 0.0, "{causes}");
+    let groups: Vec<(String, String, u64, Vec<u64>)> = causes["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let queries = g["queries"].as_array().unwrap();
+            (
+                g["kind"].as_str().unwrap().to_string(),
+                g["id"].as_str().unwrap_or("-").to_string(),
+                g["count"].as_u64().unwrap(),
+                queries.iter().map(|q| q.as_u64().unwrap()).collect(),
+            )
+        })
+        .collect();
+    let group = |kind: &str, id: &str, count, queries: &[u64]| {
+        (kind.to_string(), id.to_string(), count, queries.to_vec())
+    };
+    assert_eq!(
+        groups,
+        [
+            group("requirement", "2.2.2-PREFIX", 3, &[0, 2, 4]),
+            group("requirement", "2.2.1-STAR-FALLBACK", 1, &[1]),
+            group("none", "-", 1, &[3]),
+        ]
+    );
+    let listed = run(&["--list"]);
+    assert_eq!(listed.matches("  FAIL wrong/").count(), 5, "{listed}");
+    assert!(
+        listed.contains("url=/x: expected allowed, got disallowed (line 2)"),
+        "{listed}"
     );
 }
 

@@ -3,7 +3,8 @@
 //! Data flows one way: a [`reptest_corpus::Case`] becomes a [`CaseInput`] (the body and
 //! its queries), every [`Implementation`] answers it with one [`Outcome`] per query, the
 //! [`runner`] collects those into a [`runner::Run`] (implementations × queries), and
-//! [`score`] judges each outcome against the query's expectation. The adapters
+//! [`score`] judges each outcome against the query's expectation ([`causes`] groups an
+//! implementation's failures by root cause). The adapters
 //! (`reptest-adapters`), reports and gate (`reptest-report`), fuzzing
 //! (`reptest-fuzz-gen`, `reptest-fuzz-diff`) and the CLI (`reptest`) build on it.
 //!
@@ -43,6 +44,7 @@
 #![deny(missing_docs)]
 
 pub mod atomic;
+pub mod causes;
 mod implementation;
 pub mod lines;
 pub mod markup;

@@ -1,34 +1,56 @@
 //! Judges outcomes against expectations and tallies them per implementation and level.
+//!
+//! Only decided queries (expecting `allowed` or `disallowed` under the profile) are
+//! passed or failed. A query the profile lets implementations answer either way
+//! ([`Expect::Either`]: an RFC sentence permits both verdicts) is a [`Judgement::Choice`]:
+//! what the implementation chose is recorded, never counted as a pass, and stays out of
+//! pass rates.
 
 use crate::runner::Run;
 use crate::Outcome;
-use reptest_corpus::{Corpus, Expect, Level, Profile};
+use reptest_corpus::{Cause, Corpus, Expect, Level, Profile};
 use std::collections::BTreeMap;
 
 /// The judgement of one outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Judgement {
-    /// The verdict meets the expectation.
+    /// The verdict meets the (decided) expectation.
     Pass,
-    /// The verdict contradicts the expectation.
+    /// The verdict contradicts the (decided) expectation.
     Fail,
     /// The implementation cannot express the query.
     Unsupported,
-    /// Error, timeout or crash: no verdict.
+    /// Error, timeout or crash on a decided query: no verdict.
     NoVerdict,
+    /// The profile permits either verdict ([`Expect::Either`]): not decided, so neither a
+    /// pass nor a failure. `Some(allowed)` is the verdict the implementation chose, `None`
+    /// that it gave none (error, timeout or crash).
+    Choice(Option<bool>),
 }
 
-/// Judges one outcome against one expectation.
+impl Judgement {
+    /// Whether the query counts as not passed: a wrong verdict or no verdict on a decided
+    /// query (a choice and an unsupported query are neither).
+    pub fn is_failure(self) -> bool {
+        matches!(self, Judgement::Fail | Judgement::NoVerdict)
+    }
+}
+
+/// Judges one outcome against one expectation: an unsupported query is
+/// [`Judgement::Unsupported`] whatever the expectation, any other outcome of an `either`
+/// query is a [`Judgement::Choice`].
 pub fn judge(expect: Expect, outcome: &Outcome) -> Judgement {
     match outcome {
+        Outcome::Unsupported(_) => Judgement::Unsupported,
+        _ if expect == Expect::Either => Judgement::Choice(outcome.allowed()),
         Outcome::Verdict { allowed, .. } if expect.accepts(*allowed) => Judgement::Pass,
         Outcome::Verdict { .. } => Judgement::Fail,
-        Outcome::Unsupported(_) => Judgement::Unsupported,
         Outcome::Error(_) | Outcome::Timeout(_) | Outcome::Crash(_) => Judgement::NoVerdict,
     }
 }
 
-/// Counts of judgements.
+/// Counts of judgements. Pass, fail and no verdict count decided queries only; the
+/// queries answered where either verdict conforms are counted as `choice`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Passed.
@@ -37,8 +59,10 @@ pub struct Tally {
     pub fail: usize,
     /// Unsupported.
     pub unsupported: usize,
-    /// Error, timeout or crash.
+    /// Error, timeout or crash on a decided query.
     pub no_verdict: usize,
+    /// Queries where the profile permits either verdict ([`Judgement::Choice`]).
+    pub choice: usize,
 }
 
 impl Tally {
@@ -49,15 +73,31 @@ impl Tally {
             Judgement::Fail => self.fail += 1,
             Judgement::Unsupported => self.unsupported += 1,
             Judgement::NoVerdict => self.no_verdict += 1,
+            Judgement::Choice(_) => self.choice += 1,
         }
     }
 
-    /// Queries judged (everything but unsupported).
+    /// Adds every count of `other`.
+    pub fn merge(&mut self, other: &Tally) {
+        self.pass += other.pass;
+        self.fail += other.fail;
+        self.unsupported += other.unsupported;
+        self.no_verdict += other.no_verdict;
+        self.choice += other.choice;
+    }
+
+    /// Decided queries judged: passed, failed or no verdict (neither unsupported nor
+    /// choices).
     pub fn judged(&self) -> usize {
         self.pass + self.fail + self.no_verdict
     }
 
-    /// Pass rate in percent over the judged queries (100 when none were judged).
+    /// Decided queries not passed: failed or no verdict.
+    pub fn not_passed(&self) -> usize {
+        self.fail + self.no_verdict
+    }
+
+    /// Pass rate in percent over the judged decided queries (100 when none were judged).
     pub fn pass_rate(&self) -> f64 {
         match self.judged() {
             0 => 100.0,
@@ -66,15 +106,43 @@ impl Tally {
     }
 }
 
-/// One query an implementation did not pass.
+/// What a query's failures are put down to ([`reptest_corpus::Query::cause`]), owned.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RootCause {
+    /// A question of the catalogue (`Q-…`, `corpus/questions.toml`).
+    Question(String),
+    /// The one plain RFC requirement the query tests (e.g. `2.2.2-LONGEST`).
+    Requirement(String),
+}
+
+impl RootCause {
+    /// The cause of a query, owned.
+    pub fn of(cause: Cause<'_>) -> RootCause {
+        match cause {
+            Cause::Question(id) => RootCause::Question(id.to_string()),
+            Cause::Requirement(id) => RootCause::Requirement(id.to_string()),
+        }
+    }
+
+    /// The question's or the requirement's id.
+    pub fn id(&self) -> &str {
+        match self {
+            RootCause::Question(id) | RootCause::Requirement(id) => id,
+        }
+    }
+}
+
+/// One decided query an implementation did not pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    /// The query's id (`case/N`).
+    /// The query's id.
     pub id: String,
     /// What the profile expects.
     pub expected: Expect,
     /// What the implementation answered.
     pub outcome: Outcome,
+    /// The query's root cause, if it has one.
+    pub cause: Option<RootCause>,
 }
 
 impl Failure {
@@ -108,7 +176,7 @@ pub struct Summary {
     pub name: String,
     /// Tallies per level.
     pub per_level: BTreeMap<Level, Tally>,
-    /// Every query not passed (failed, or no verdict), in corpus order.
+    /// Every decided query not passed (failed, or no verdict), in corpus order.
     pub failures: Vec<Failure>,
 }
 
@@ -118,10 +186,7 @@ impl Summary {
         self.per_level
             .values()
             .fold(Tally::default(), |mut sum, t| {
-                sum.pass += t.pass;
-                sum.fail += t.fail;
-                sum.unsupported += t.unsupported;
-                sum.no_verdict += t.no_verdict;
+                sum.merge(t);
                 sum
             })
     }
@@ -148,11 +213,12 @@ pub fn summarize(corpus: &Corpus, run: &Run, profile: Profile) -> Vec<Summary> {
                 let expected = query.expect_for(profile);
                 let judgement = judge(expected, outcome);
                 per_level.entry(query.level).or_default().add(judgement);
-                if matches!(judgement, Judgement::Fail | Judgement::NoVerdict) {
+                if judgement.is_failure() {
                     failures.push(Failure {
                         id: query.id.clone(),
                         expected,
                         outcome: outcome.clone(),
+                        cause: query.cause().map(RootCause::of),
                     });
                 }
             }
@@ -182,9 +248,8 @@ mod tests {
         assert_eq!(judge(Expect::Allowed, &allowed), Judgement::Pass);
         assert_eq!(judge(Expect::Allowed, &disallowed), Judgement::Fail);
         assert_eq!(judge(Expect::Disallowed, &disallowed), Judgement::Pass);
-        assert_eq!(judge(Expect::Either, &disallowed), Judgement::Pass);
         assert_eq!(
-            judge(Expect::Either, &Outcome::Timeout(String::new())),
+            judge(Expect::Allowed, &Outcome::Timeout(String::new())),
             Judgement::NoVerdict
         );
         assert_eq!(
@@ -193,15 +258,81 @@ mod tests {
         );
     }
 
+    /// Where either verdict conforms, the answer is a choice, never a pass; no verdict
+    /// there is a choice not made, not a failure; unsupported stays unsupported.
+    #[test]
+    fn either_is_a_choice_not_a_pass() {
+        let verdict = |allowed| Outcome::Verdict {
+            allowed,
+            line: None,
+        };
+        assert_eq!(
+            judge(Expect::Either, &verdict(false)),
+            Judgement::Choice(Some(false))
+        );
+        assert_eq!(
+            judge(Expect::Either, &verdict(true)),
+            Judgement::Choice(Some(true))
+        );
+        let timeout = judge(Expect::Either, &Outcome::Timeout(String::new()));
+        assert_eq!(timeout, Judgement::Choice(None));
+        assert!(!timeout.is_failure());
+        assert_eq!(
+            judge(Expect::Either, &Outcome::Unsupported("x".into())),
+            Judgement::Unsupported
+        );
+        assert!(Judgement::Fail.is_failure() && Judgement::NoVerdict.is_failure());
+        assert!(!Judgement::Pass.is_failure() && !Judgement::Unsupported.is_failure());
+    }
+
     #[test]
     fn pass_rate_ignores_unsupported() {
         let tally = Tally {
             pass: 3,
             fail: 1,
             unsupported: 10,
-            no_verdict: 0,
+            ..Tally::default()
         };
         assert_eq!(tally.judged(), 4);
         assert!((tally.pass_rate() - 75.0).abs() < 1e-9);
+    }
+
+    /// The figure: 36 of 62 decided SHOULD queries passed and 12 either-queries
+    /// answered is 36/62, not 48/74.
+    #[test]
+    fn rates_count_decided_queries_only() {
+        let mut tally = Tally::default();
+        let pass = Outcome::Verdict {
+            allowed: true,
+            line: None,
+        };
+        let fail = Outcome::Verdict {
+            allowed: false,
+            line: None,
+        };
+        for _ in 0..36 {
+            tally.add(judge(Expect::Allowed, &pass));
+        }
+        for _ in 0..26 {
+            tally.add(judge(Expect::Allowed, &fail));
+        }
+        for i in 0..12 {
+            tally.add(judge(
+                Expect::Either,
+                if i % 2 == 0 { &pass } else { &fail },
+            ));
+        }
+        assert_eq!((tally.pass, tally.judged(), tally.choice), (36, 62, 12));
+        assert_eq!(tally.not_passed(), 26);
+        assert!((tally.pass_rate() - 100.0 * 36.0 / 62.0).abs() < 1e-9);
+        // Only choices: nothing decided, so the rate is the empty one.
+        let choices = Tally {
+            choice: 5,
+            ..Tally::default()
+        };
+        assert_eq!(choices.judged(), 0);
+        let mut sum = tally;
+        sum.merge(&choices);
+        assert_eq!((sum.pass, sum.choice), (36, 17));
     }
 }

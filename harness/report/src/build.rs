@@ -2,12 +2,13 @@
 //! queries as they were, every outcome, and the scores computed from them.
 
 use crate::model::{
-    Agreement, CaseEntry, Cell, ImplEntry, ImplScore, LevelTally, Meta, QueryEntry, QuestionAnswer,
-    QuestionEntry, QuestionVerdict, Report, RequirementEntry, RequirementScore, SlowCase,
-    FORMAT_VERSION, SLOWEST_CASES,
+    Agreement, CaseEntry, CauseEntry, CauseKind, Cell, FailureCauses, ImplEntry, ImplScore,
+    LevelTally, Meta, QueryEntry, QuestionAnswer, QuestionEntry, QuestionVerdict, Report,
+    RequirementEntry, RequirementScore, SlowCase, FORMAT_VERSION, SLOWEST_CASES,
 };
+use reptest_core::causes::{group_by_cause, CauseShare};
 use reptest_core::runner::Run;
-use reptest_core::score::{judge, summarize, Judgement, Summary, Tally};
+use reptest_core::score::{judge, summarize, Judgement, RootCause, Summary, Tally};
 use reptest_core::{ImplInfo, Outcome};
 use reptest_corpus::{Case, Corpus, Expect, Profile, Query};
 use std::collections::BTreeMap;
@@ -223,6 +224,7 @@ fn impl_scores(
                 totals: totals(name, &summaries),
                 either_verdicts: either_verdicts(queries, outcomes),
                 not_passed: not_passed(queries, outcomes),
+                causes: failure_causes(corpus, queries, name, &summaries),
             }
         })
         .collect()
@@ -357,15 +359,59 @@ fn not_passed(queries: &Rows<'_>, outcomes: &[Outcome]) -> BTreeMap<Profile, Vec
                 .iter()
                 .zip(outcomes)
                 .enumerate()
-                .filter(|(_, ((_, q), outcome))| {
-                    matches!(
-                        judge(q.expect_for(profile), outcome),
-                        Judgement::Fail | Judgement::NoVerdict
-                    )
-                })
+                .filter(|(_, ((_, q), outcome))| judge(q.expect_for(profile), outcome).is_failure())
                 .map(|(index, _)| index)
                 .collect();
             (profile, indexes)
+        })
+        .collect()
+}
+
+/// Profile to the failures of implementation `name` grouped by root cause
+/// ([`group_by_cause`], as `reptest run` prints them), from the summaries of every
+/// profile (in [`Profile::ALL`] order), with the share that names a question.
+fn failure_causes(
+    corpus: &Corpus,
+    queries: &Rows<'_>,
+    name: &str,
+    summaries: &[Vec<Summary>],
+) -> BTreeMap<Profile, FailureCauses> {
+    let index: BTreeMap<&str, usize> = queries
+        .iter()
+        .enumerate()
+        .map(|(i, (_, q))| (q.id.as_str(), i))
+        .collect();
+    Profile::ALL
+        .into_iter()
+        .zip(summaries)
+        .filter_map(|(profile, summaries)| {
+            let summary = summaries.iter().find(|s| s.name == name)?;
+            let share = CauseShare::of(&summary.failures);
+            let groups = group_by_cause(corpus, &summary.failures)
+                .into_iter()
+                .map(|group| CauseEntry {
+                    kind: match &group.cause {
+                        Some(RootCause::Question(_)) => CauseKind::Question,
+                        Some(RootCause::Requirement(_)) => CauseKind::Requirement,
+                        None => CauseKind::None,
+                    },
+                    id: group.cause.as_ref().map(|c| c.id().to_string()),
+                    text: group.text,
+                    count: group.failures.len(),
+                    queries: group
+                        .failures
+                        .iter()
+                        .filter_map(|f| index.get(f.id.as_str()).copied())
+                        .collect(),
+                })
+                .collect();
+            let causes = FailureCauses {
+                non_passing: share.non_passing,
+                with_question: share.with_question,
+                share: share.share(),
+                groups,
+            };
+            Some((profile, causes))
         })
         .collect()
 }
@@ -525,7 +571,7 @@ fn questions(corpus: &Corpus, queries: &Rows<'_>, columns: &[Vec<Outcome>]) -> V
                     .collect(),
                 per_impl: columns
                     .iter()
-                    .map(|outcomes| question_answer(tally_of(queries, outcomes, &naming)))
+                    .map(|outcomes| question_answer(queries, outcomes, &naming))
                     .collect(),
                 hits: campaign_hits(queries, &naming),
                 queries: naming,
@@ -539,15 +585,27 @@ fn questions(corpus: &Corpus, queries: &Rows<'_>, columns: &[Vec<Outcome>]) -> V
         .collect()
 }
 
-/// How an implementation answers a question, from the tally of its queries: wrong if it
-/// failed one, else right if it passed one.
-fn question_answer(tally: Tally) -> QuestionAnswer {
+/// How an implementation answers a question, judged under `rfc9309` on every query
+/// naming it (the rows `naming`): wrong if it failed one, else right if it passed one,
+/// else a choice if it answered one where either verdict conforms.
+fn question_answer(queries: &Rows<'_>, outcomes: &[Outcome], naming: &[usize]) -> QuestionAnswer {
+    let tally = tally_of(queries, outcomes, naming);
+    let mut choices = (0, 0);
+    for &i in naming {
+        match judge(queries[i].1.expect_for(Profile::Rfc9309), &outcomes[i]) {
+            Judgement::Choice(Some(true)) => choices.0 += 1,
+            Judgement::Choice(Some(false)) => choices.1 += 1,
+            _ => {}
+        }
+    }
     let verdict = if tally.fail > 0 {
         QuestionVerdict::Wrong
     } else if tally.pass > 0 {
         QuestionVerdict::Right
     } else if tally.no_verdict > 0 {
         QuestionVerdict::NoVerdict
+    } else if choices.0 + choices.1 > 0 {
+        QuestionVerdict::Choice
     } else {
         QuestionVerdict::NotJudged
     };
@@ -555,6 +613,8 @@ fn question_answer(tally: Tally) -> QuestionAnswer {
         verdict,
         pass: tally.pass,
         fail: tally.fail,
+        no_verdict: tally.no_verdict,
+        choices,
     }
 }
 
@@ -572,4 +632,134 @@ fn campaign_hits(queries: &Rows<'_>, naming: &[usize]) -> BTreeMap<String, u64> 
         }
     }
     hits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reptest_core::ImplKind;
+    use std::time::Duration;
+
+    /// The report of an implementation that gets every decided query wrong (under
+    /// `rfc9309`) and answers `allowed` where either verdict conforms.
+    fn contrary() -> (Corpus, Report) {
+        let dir = reptest_corpus::default_dir();
+        let corpus = Corpus::load(&dir).expect("the corpus loads");
+        let outcomes = corpus
+            .queries()
+            .map(|(_, q)| Outcome::Verdict {
+                allowed: q.expect_for(Profile::Rfc9309) != Expect::Allowed,
+                line: None,
+            })
+            .collect();
+        let run = Run {
+            implementations: vec!["contrary".into()],
+            queries: corpus.queries().map(|(_, q)| q.id.clone()).collect(),
+            outcomes: vec![outcomes],
+            elapsed: vec![Duration::ZERO],
+            case_elapsed: vec![Vec::new()],
+        };
+        let info = ImplInfo {
+            name: "contrary".into(),
+            version: "1".into(),
+            language: "Rust".into(),
+            capabilities: Default::default(),
+            kind: ImplKind::InProcess,
+        };
+        let report = Report::build(&corpus, &dir, &run, &[info], "2026-01-01T00:00:00Z");
+        (corpus, report)
+    }
+
+    /// The question table counts every query naming the question, not its examples: an
+    /// implementation wrong on all of them is wrong on all of them, and its answers where
+    /// either verdict conforms are choices.
+    #[test]
+    fn question_answers_count_every_query_naming_the_question() {
+        let (corpus, report) = contrary();
+        let mut beyond_examples = false;
+        for q in &report.questions {
+            let naming: Vec<&Query> = corpus
+                .queries()
+                .map(|(_, query)| query)
+                .filter(|query| query.question.as_deref() == Some(q.id.as_str()))
+                .collect();
+            let either = naming
+                .iter()
+                .filter(|query| query.expect_for(Profile::Rfc9309) == Expect::Either)
+                .count();
+            let answer = q.per_impl[0];
+            assert_eq!(answer.fail, naming.len() - either, "{}", q.id);
+            assert_eq!((answer.pass, answer.no_verdict), (0, 0), "{}", q.id);
+            assert_eq!(answer.choices, (either, 0), "{}", q.id);
+            let expected = if answer.fail > 0 {
+                QuestionVerdict::Wrong
+            } else {
+                QuestionVerdict::Choice
+            };
+            assert_eq!(answer.verdict, expected, "{}", q.id);
+            if answer.fail > 0 {
+                let words = format!("{0} of {0} wrong", answer.fail);
+                assert!(
+                    answer.describe().starts_with(&words),
+                    "{}",
+                    answer.describe()
+                );
+            }
+            beyond_examples |= answer.fail > q.examples.len();
+        }
+        assert!(
+            beyond_examples,
+            "some question has more failing queries than examples"
+        );
+    }
+
+    /// Pass rates count decided queries only; the failures are grouped by cause, every
+    /// decided query in exactly one group, with the share that names a question.
+    #[test]
+    fn scores_and_causes_count_decided_queries_only() {
+        let (corpus, report) = contrary();
+        let judged: Vec<&Query> = corpus
+            .queries()
+            .map(|(_, q)| q)
+            .filter(|q| !q.is_undecided_finding())
+            .collect();
+        let either = judged
+            .iter()
+            .filter(|q| q.expect_for(Profile::Rfc9309) == Expect::Either)
+            .count();
+        let decided = judged.len() - either;
+        let score = &report.scores[0];
+        let total = score.totals[&Profile::Rfc9309];
+        assert_eq!(
+            (total.pass, total.fail, total.choices),
+            (0, decided, either)
+        );
+        let causes = &score.causes[&Profile::Rfc9309];
+        assert_eq!(causes.non_passing, decided);
+        let with_question = judged
+            .iter()
+            .filter(|q| q.expect_for(Profile::Rfc9309) != Expect::Either)
+            .filter(|q| q.question.is_some())
+            .count();
+        assert_eq!(causes.with_question, with_question);
+        let counts: Vec<usize> = causes.groups.iter().map(|g| g.count).collect();
+        assert_eq!(counts.iter().sum::<usize>(), decided);
+        let mut every: Vec<usize> = causes
+            .groups
+            .iter()
+            .flat_map(|g| g.queries.clone())
+            .collect();
+        every.sort_unstable();
+        assert_eq!(every, score.not_passed[&Profile::Rfc9309]);
+        // Largest first, but the queries without a root cause last.
+        let caused: Vec<usize> = causes
+            .groups
+            .iter()
+            .filter(|g| g.kind != CauseKind::None)
+            .map(|g| g.count)
+            .collect();
+        assert!(caused.windows(2).all(|w| w[0] >= w[1]), "{caused:?}");
+        let none = causes.groups.iter().position(|g| g.kind == CauseKind::None);
+        assert!(none.is_none_or(|i| i == causes.groups.len() - 1));
+    }
 }

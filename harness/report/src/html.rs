@@ -213,13 +213,14 @@ fn question(
         page,
         "<details class=question id=\"{id}\"><summary><b>{id}</b> {question} \
          <span class=lvl>{level}</span> <span class=tally>right <b>{right}</b> · wrong \
-         <b>{wrong}</b> · no verdict <b>{none}</b>{hits}</span></summary>",
+         <b>{wrong}</b> · no verdict <b>{none}</b> · choice <b>{choice}</b>{hits}</span></summary>",
         id = esc(&q.id),
         question = esc(&q.question),
         level = esc(&q.level),
         right = count(QuestionVerdict::Right),
         wrong = count(QuestionVerdict::Wrong),
         none = count(QuestionVerdict::NoVerdict),
+        choice = count(QuestionVerdict::Choice),
         hits = if hits > 0 {
             format!(" · campaign hits <b>{hits}</b>")
         } else {
@@ -285,7 +286,8 @@ fn upstream(page: &mut String, q: &QuestionEntry) {
     }
 }
 
-/// Every implementation's answer to `q` as a chip (right, wrong, no verdict), in `order`.
+/// Every implementation's answer to `q` as a chip (right, wrong, no verdict, choice), in
+/// `order`, its counts in the tooltip.
 fn answers(page: &mut String, report: &Report, q: &QuestionEntry, order: &[usize]) {
     page.push_str("<p class=answers>");
     for &i in order {
@@ -295,14 +297,13 @@ fn answers(page: &mut String, report: &Report, q: &QuestionEntry, order: &[usize
         let class = match answer.verdict {
             QuestionVerdict::Right => "ok",
             QuestionVerdict::Wrong => "bad",
-            QuestionVerdict::NoVerdict => "none",
+            QuestionVerdict::NoVerdict | QuestionVerdict::Choice => "none",
             QuestionVerdict::NotJudged => continue,
         };
         let _ = write!(
             page,
-            "<span class=\"chip {class}\" title=\"{} of {} queries passed\">{} — {}</span> ",
-            answer.pass,
-            answer.pass + answer.fail,
+            "<span class=\"chip {class}\" title=\"{}\">{} — {}</span> ",
+            esc(&answer.describe()),
             esc(&entry.name),
             answer.verdict.as_str()
         );
@@ -384,16 +385,21 @@ fn access_section(page: &mut String, report: &Report) {
 fn scores_section(page: &mut String, report: &Report) {
     page.push_str("<section id=view-scores class=view hidden>\n<h2>Scores</h2>\n");
     page.push_str(
-        "<p class=note>MUST and SHOULD: passed of judged queries (errors, timeouts and \
-         crashes count as not passed; unsupported queries and fuzzing findings awaiting \
-         their verdict are not judged). MAY choices: the verdicts given where the profile \
-         lets implementations answer either way (allowed / disallowed), as in the \
-         Markdown summary.</p>\n",
+        "<p class=note>MUST, SHOULD and MAY: passed of judged decided queries (errors, \
+         timeouts and crashes count as not passed; unsupported queries and fuzzing findings \
+         awaiting their verdict are not judged). Choices: the verdicts given where the \
+         profile lets implementations answer either way (allowed / disallowed), as in the \
+         Markdown summary; a choice is never counted as a pass.</p>\n",
     );
-    let levels = ["MUST", "SHOULD", "MAY choices"];
+    let levels = ["MUST", "SHOULD", "MAY", "choices"];
     page.push_str("<div class=table-wrap><table class=scores><thead><tr><th rowspan=2>implementation</th><th rowspan=2>language</th><th rowspan=2>version</th><th rowspan=2>seconds</th>");
     for &profile in &report.meta.profiles {
-        let _ = write!(page, "<th colspan=3>{}</th>", esc(profile.as_str()));
+        let _ = write!(
+            page,
+            "<th colspan={}>{}</th>",
+            levels.len(),
+            esc(profile.as_str())
+        );
     }
     page.push_str("<th rowspan=2>no verdict</th></tr><tr>");
     for _ in &report.meta.profiles {
@@ -412,13 +418,13 @@ fn scores_section(page: &mut String, report: &Report) {
             esc(&implementation.version),
             implementation.seconds
         );
-        // Over every level, from the model (the MAY column shows choices, not tallies).
+        // Over every level, from the model (the choices column shows verdicts, not tallies).
         let no_verdict = score
             .and_then(|s| s.totals.get(&Profile::Rfc9309))
             .map_or(0, |t| t.no_verdict);
         for &profile in &report.meta.profiles {
             for level in levels {
-                if level == "MAY choices" {
+                if level == "choices" {
                     match score.and_then(|s| s.either_verdicts.get(&profile)) {
                         Some((allowed, disallowed)) => {
                             let _ = write!(
@@ -434,15 +440,15 @@ fn scores_section(page: &mut String, report: &Report) {
                     .and_then(|s| s.profiles.get(&profile))
                     .and_then(|p| p.get(level))
                 {
-                    Some(t) => {
-                        let judged = t.pass + t.fail + t.no_verdict;
+                    Some(t) if t.judged() > 0 => {
+                        let judged = t.judged();
                         let _ = write!(
                             page,
                             "<td class=num title=\"{} passed of {} judged\">{}/{} <b>{:.1}%</b></td>",
                             t.pass, judged, t.pass, judged, t.pass_rate
                         );
                     }
-                    None => page.push_str("<td class=num>–</td>"),
+                    _ => page.push_str("<td class=num>–</td>"),
                 }
             }
         }
@@ -635,7 +641,7 @@ mod tests {
         &page[start..start + len]
     }
 
-    /// Every figure is labelled: the matrix headers' percentages, the MAY choices as
+    /// Every figure is labelled: the matrix headers' percentages, the choices as
     /// in the Markdown, the failures filter and the URL state for sharing.
     #[test]
     fn figures_are_labelled_and_the_failures_view_is_there() {
@@ -643,11 +649,11 @@ mod tests {
         let page = render(&report);
         assert!(page.contains("The figure under each implementation's name is the percentage"));
         assert!(page.contains("Math.round(rate)+'%'"));
-        assert!(page.contains("MAY choices"));
+        assert!(page.contains("<th>choices</th>"));
         let (allowed, disallowed) = report.scores[0].either_verdicts[&Profile::Rfc9309];
         assert!(
             page.contains(&format!(">{allowed} / {disallowed}</td>")),
-            "the model's MAY choices"
+            "the model's choices"
         );
         assert!(page.contains("id=f-fails") && page.contains("#fails=NAME"));
         assert!(page.contains("if(nImpl===1&&!location.hash){state.fails=0;}"));

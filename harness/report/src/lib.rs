@@ -3,9 +3,10 @@
 //!
 //! [`Report::build`] turns a corpus and a [`reptest_core::runner::Run`] into a self-contained
 //! model: the implementations with their versions, every case with its body in visible
-//! notation, every outcome, and the scores (per implementation, level and profile; per
-//! requirement ID; MAY choices; pairwise agreement). The model serializes as the JSON
-//! report; [`markdown`] renders it deterministically for `reports/` (snapshot-tested),
+//! notation, every outcome, and the scores (per implementation, level and profile over
+//! the decided queries; per requirement ID; the choices where either verdict conforms;
+//! the failures grouped by root cause; pairwise agreement). The model serializes as the
+//! JSON report; [`markdown`] renders it deterministically for `reports/` (snapshot-tested),
 //! and [`html`] renders it as one self-contained page.
 //!
 //! Every other human or machine output of the command line is rendered here too, the
@@ -30,7 +31,7 @@ pub mod run;
 
 pub use access::{AccessCell, AccessRow, AccessView};
 pub use model::{
-    Agreement, CaseEntry, Cell, ImplEntry, ImplScore, LevelTally, Meta, QueryEntry, QuestionAnswer,
-    QuestionEntry, QuestionVerdict, Report, RequirementEntry, RequirementScore, SlowCase,
-    FORMAT_VERSION, SLOWEST_CASES,
+    Agreement, CaseEntry, CauseEntry, CauseKind, Cell, FailureCauses, ImplEntry, ImplScore,
+    LevelTally, Meta, QueryEntry, QuestionAnswer, QuestionEntry, QuestionVerdict, Report,
+    RequirementEntry, RequirementScore, SlowCase, FORMAT_VERSION, SLOWEST_CASES,
 };

@@ -67,16 +67,55 @@ pub struct QuestionEntry {
     pub hits: BTreeMap<String, u64>,
 }
 
-/// How one implementation answers a question's queries.
+/// How one implementation answers a question's queries: every query naming the
+/// question, not only its examples.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuestionAnswer {
-    /// `right` (every judged query passed), `wrong` (at least one failed), or
-    /// `no-verdict` (none judged: errors, timeouts, unsupported).
+    /// `right` (every judged query passed), `wrong` (at least one failed), `no-verdict`
+    /// (none judged: errors, timeouts), `choice` (every answer given where either
+    /// verdict conforms) or `not-judged` (all unsupported).
     pub verdict: QuestionVerdict,
-    /// Queries passed.
+    /// Decided queries passed.
     pub pass: usize,
-    /// Queries failed.
+    /// Decided queries failed (a wrong verdict).
     pub fail: usize,
+    /// Decided queries without a verdict (error, timeout, crash).
+    #[serde(default)]
+    pub no_verdict: usize,
+    /// Its verdicts on the queries where either verdict conforms: (allowed, disallowed).
+    #[serde(default)]
+    pub choices: (usize, usize),
+}
+
+impl QuestionAnswer {
+    /// Decided queries judged: passed, failed or without a verdict.
+    pub fn judged(&self) -> usize {
+        self.pass + self.fail + self.no_verdict
+    }
+
+    /// The answer in words, for the question tables: `45 of 50 wrong` (failed of the
+    /// decided queries judged), `50 of 50 right`, then `2 no verdict` and `chose
+    /// allowed 3 / disallowed 1` when there are any, joined by commas.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        match self.verdict {
+            QuestionVerdict::Right => {
+                parts.push(format!("{} of {} right", self.pass, self.judged()))
+            }
+            QuestionVerdict::Wrong => {
+                parts.push(format!("{} of {} wrong", self.fail, self.judged()))
+            }
+            _ => {}
+        }
+        if self.no_verdict > 0 {
+            parts.push(format!("{} no verdict", self.no_verdict));
+        }
+        let (allowed, disallowed) = self.choices;
+        if allowed + disallowed > 0 {
+            parts.push(format!("chose allowed {allowed} / disallowed {disallowed}"));
+        }
+        parts.join(", ")
+    }
 }
 
 /// The verdict on one implementation's answers to a question.
@@ -89,18 +128,22 @@ pub enum QuestionVerdict {
     Wrong,
     /// None was judged: every answer was an error, a timeout or a crash.
     NoVerdict,
+    /// Every query it answered is one where either verdict conforms: its answers are
+    /// choices, neither right nor wrong.
+    Choice,
     /// It cannot express any of the question's queries (each one `unsupported`: a
     /// crawler on a plain body, a parser on a fetch outcome); left out of the tables.
     NotJudged,
 }
 
 impl QuestionVerdict {
-    /// `right`, `wrong`, `no verdict`.
+    /// `right`, `wrong`, `no verdict`, `choice`, `not judged`.
     pub fn as_str(self) -> &'static str {
         match self {
             QuestionVerdict::Right => "right",
             QuestionVerdict::Wrong => "wrong",
             QuestionVerdict::NoVerdict => "no verdict",
+            QuestionVerdict::Choice => "choice",
             QuestionVerdict::NotJudged => "not judged",
         }
     }
@@ -263,19 +306,30 @@ impl From<&Outcome> for Cell {
     }
 }
 
-/// Judgement counts at one level.
+/// Judgement counts at one level ([`Tally`]): pass, fail and no verdict count decided
+/// queries only; the queries where either verdict conforms are `choices`, never passes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct LevelTally {
-    /// Passed.
+    /// Decided queries passed.
     pub pass: usize,
-    /// Failed.
+    /// Decided queries failed.
     pub fail: usize,
     /// Unsupported (not judged).
     pub unsupported: usize,
-    /// Error, timeout or crash.
+    /// Error, timeout or crash on a decided query.
     pub no_verdict: usize,
-    /// Pass rate in percent over the judged queries (100 when none).
+    /// Queries answered where the profile permits either verdict (not judged).
+    #[serde(default)]
+    pub choices: usize,
+    /// Pass rate in percent over the judged decided queries (100 when none).
     pub pass_rate: f64,
+}
+
+impl LevelTally {
+    /// Decided queries judged: passed, failed or without a verdict.
+    pub fn judged(&self) -> usize {
+        self.pass + self.fail + self.no_verdict
+    }
 }
 
 impl From<Tally> for LevelTally {
@@ -285,9 +339,52 @@ impl From<Tally> for LevelTally {
             fail: t.fail,
             unsupported: t.unsupported,
             no_verdict: t.no_verdict,
+            choices: t.choice,
             pass_rate: t.pass_rate(),
         }
     }
+}
+
+/// An implementation's non-passing decided queries under one profile, grouped by root
+/// cause ([`reptest_core::causes`]), with the share that carries a question.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct FailureCauses {
+    /// Decided queries not passed: failed or no verdict (unsupported queries and those
+    /// where either verdict conforms are left out).
+    pub non_passing: usize,
+    /// How many of them name a question of the catalogue.
+    pub with_question: usize,
+    /// `with_question` over `non_passing`, in percent (100 when nothing failed).
+    pub share: f64,
+    /// The groups: the largest first, the queries without a root cause last.
+    pub groups: Vec<CauseEntry>,
+}
+
+/// One root cause and the non-passing queries it explains.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CauseEntry {
+    /// What kind of cause.
+    pub kind: CauseKind,
+    /// The question's id (`Q-…`) or the requirement's; `None` for no root cause.
+    pub id: Option<String>,
+    /// The question in one sentence, or the requirement's paraphrase.
+    pub text: String,
+    /// How many queries (the length of `queries`).
+    pub count: usize,
+    /// The queries, as [`QueryEntry::index`]es in corpus order; the first is the example.
+    pub queries: Vec<usize>,
+}
+
+/// What a failure is put down to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CauseKind {
+    /// A question of the catalogue (`corpus/questions.toml`).
+    Question,
+    /// The one plain RFC requirement the query tests.
+    Requirement,
+    /// The query names no question and tests no single requirement.
+    None,
 }
 
 /// How one implementation scored.
@@ -299,7 +396,8 @@ pub struct ImplScore {
     /// their verdict left out).
     pub profiles: BTreeMap<Profile, BTreeMap<String, LevelTally>>,
     /// The choices made where the RFC lets implementations choose (queries expecting
-    /// `either` under `rfc9309`): requirement ID to (allowed, disallowed) counts.
+    /// `either` under `rfc9309`, counted in no pass rate): requirement ID to (allowed,
+    /// disallowed) counts.
     pub may_choices: BTreeMap<String, (usize, usize)>,
     /// Queries where it gave the reference's verdict but named another deciding line
     /// (only for implementations that report lines).
@@ -311,10 +409,13 @@ pub struct ImplScore {
     /// either way (findings awaiting their verdict left out): (allowed, disallowed).
     #[serde(default)]
     pub either_verdicts: BTreeMap<Profile, (usize, usize)>,
-    /// Profile to the queries not passed under it (wrong verdict or no verdict), as
-    /// [`QueryEntry::index`]es in corpus order.
+    /// Profile to the decided queries not passed under it (wrong verdict or no verdict),
+    /// as [`QueryEntry::index`]es in corpus order.
     #[serde(default)]
     pub not_passed: BTreeMap<Profile, Vec<usize>>,
+    /// Profile to the same queries grouped by root cause.
+    #[serde(default)]
+    pub causes: BTreeMap<Profile, FailureCauses>,
 }
 
 /// How the implementations did on the queries citing one requirement (under `rfc9309`).

@@ -1,22 +1,37 @@
-//! The human summary of `reptest run` (and its `--matrix` TSV): pass rates per level,
-//! speed, timeouts and crashes, the slowest cases and the queries that did not pass. The
-//! command line runs the corpus and prints what this renders.
+//! The human summary of `reptest run` (and its `--matrix` TSV): pass rates per level over
+//! the decided queries, the choices made where either verdict conforms, speed, timeouts
+//! and crashes, the slowest cases and the queries that did not pass, grouped by root
+//! cause ([`reptest_core::causes`]). The command line runs the corpus and prints what
+//! this renders.
 
+use reptest_core::causes::{group_by_cause, CauseGroup, CauseShare};
 use reptest_core::runner::Run;
 use reptest_core::score::{Summary, Tally};
 use reptest_core::Outcome;
 use reptest_corpus::{Corpus, Level, OutcomeWord, Profile};
 use std::fmt::Write as _;
 
+/// How the summary shows the queries a gating implementation did not pass.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FailureView {
+    /// One line per root cause: the count, the cause and its text, one example query.
+    #[default]
+    ByCause,
+    /// Every query on its own line, in corpus order.
+    List,
+}
+
 /// The summary: a header, one table row per implementation, the timeouts and crashes,
 /// the slowest cases, then the queries each gating implementation did not pass (`gating[i]`
-/// for `summaries[i]`: the others' failures are counted, not listed) and the verdict.
+/// for `summaries[i]`: the others' failures are counted, not listed), shown as `view`
+/// says, and the verdict.
 pub fn summary(
     corpus: &Corpus,
     run: &Run,
     summaries: &[Summary],
     gating: &[bool],
     profile: Profile,
+    view: FailureView,
 ) -> String {
     let mut out = String::new();
     let stats = corpus.stats();
@@ -36,21 +51,24 @@ pub fn summary(
     table(&mut out, run, summaries, width);
     faults(&mut out, corpus, run);
     slowest(&mut out, run, width);
-    failures(&mut out, corpus, summaries, gating);
+    failures(&mut out, corpus, summaries, gating, view);
     out
 }
 
-/// The table: pass rates per level, unsupported and no-verdict counts, speed and time.
+/// The table: pass rates per level over the decided queries, unsupported and
+/// no-verdict counts, the queries answered where either verdict conforms, speed and
+/// time.
 fn table(out: &mut String, run: &Run, summaries: &[Summary], width: usize) {
     let _ = writeln!(
         out,
-        "{:<width$} {:<18} {:<18} {:<18} {:>11} {:>10} {:>9} {:>7}",
+        "{:<width$} {:<18} {:<18} {:<18} {:>11} {:>10} {:>6} {:>9} {:>7}",
         "implementation",
         "MUST",
         "SHOULD",
         "MAY",
         "unsupported",
         "no verdict",
+        "either",
         "queries/s",
         "seconds"
     );
@@ -58,22 +76,34 @@ fn table(out: &mut String, run: &Run, summaries: &[Summary], width: usize) {
         let total = s.total();
         let _ = writeln!(
             out,
-            "{:<width$} {:<18} {:<18} {:<18} {:>11} {:>10} {:>9} {:>7}",
+            "{:<width$} {:<18} {:<18} {:<18} {:>11} {:>10} {:>6} {:>9} {:>7}",
             s.name,
             cell(s.per_level.get(&Level::Must)),
             cell(s.per_level.get(&Level::Should)),
             cell(s.per_level.get(&Level::May)),
             total.unsupported,
             total.no_verdict,
+            total.choice,
             speed(run, i),
             seconds(run, i)
         );
     }
+    let _ = writeln!(
+        out,
+        "(passed/judged over the decided queries; either: queries where the profile permits \
+         both verdicts, answered as a choice and never counted as passed)"
+    );
 }
 
 /// The queries each gating implementation did not pass, the others' counts, and the
 /// verdict line when nothing that gates failed.
-fn failures(out: &mut String, corpus: &Corpus, summaries: &[Summary], gating: &[bool]) {
+fn failures(
+    out: &mut String,
+    corpus: &Corpus,
+    summaries: &[Summary],
+    gating: &[bool],
+    view: FailureView,
+) {
     let mut unlisted = Vec::new();
     for (s, gating) in summaries.iter().zip(gating) {
         if s.failures.is_empty() {
@@ -83,14 +113,19 @@ fn failures(out: &mut String, corpus: &Corpus, summaries: &[Summary], gating: &[
             unlisted.push(format!("{} {}", s.name, s.failures.len()));
             continue;
         }
-        let _ = writeln!(
-            out,
-            "\n{}: {} queries did not pass",
-            s.name,
-            s.failures.len()
-        );
-        for f in &s.failures {
-            let _ = writeln!(out, "  FAIL {}", f.describe(corpus));
+        match view {
+            FailureView::ByCause => by_cause(out, corpus, s),
+            FailureView::List => {
+                let _ = writeln!(
+                    out,
+                    "\n{}: {} queries did not pass",
+                    s.name,
+                    s.failures.len()
+                );
+                for f in &s.failures {
+                    let _ = writeln!(out, "  FAIL {}", f.describe(corpus));
+                }
+            }
         }
     }
     if !unlisted.is_empty() {
@@ -117,6 +152,59 @@ fn failures(out: &mut String, corpus: &Corpus, summaries: &[Summary], gating: &[
     }
 }
 
+/// One implementation's failures grouped by root cause ([`group_by_cause`]): a header
+/// with the share that names a question, one line per cause (count, id, text) with one
+/// example query under it, then where the details are.
+fn by_cause(out: &mut String, corpus: &Corpus, s: &Summary) {
+    let groups = group_by_cause(corpus, &s.failures);
+    let share = CauseShare::of(&s.failures);
+    let _ = writeln!(
+        out,
+        "\n{}: {} decided queries did not pass, {} cause(s); {} of them ({:.1}%) name a question",
+        s.name,
+        share.non_passing,
+        groups.len(),
+        share.with_question,
+        share.share()
+    );
+    let digits = groups
+        .first()
+        .map_or(1, |g| g.failures.len().to_string().len());
+    for group in &groups {
+        let _ = writeln!(
+            out,
+            "  {:>digits$}  {}",
+            group.failures.len(),
+            cause_line(group)
+        );
+        if let Some(example) = group.example() {
+            let _ = writeln!(
+                out,
+                "  {:>digits$}  e.g. {}",
+                "",
+                visible_line(&example.describe(corpus))
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "details: `reptest report --impl {0}` (every query with its body, expectation and \
+         why), `reptest run --impl {0} --list` (every query on one line), `reptest gate \
+         --impl {0} --baseline FILE` (CI)",
+        s.name
+    );
+}
+
+/// A cause's id and text on one line (`no root cause` for the failures without one).
+fn cause_line(group: &CauseGroup) -> String {
+    match &group.cause {
+        None => "no root cause (the query names no question and tests no single requirement)"
+            .to_string(),
+        Some(cause) if group.text.is_empty() => cause.id().to_string(),
+        Some(cause) => visible_line(&format!("{}  {}", cause.id(), group.text)),
+    }
+}
+
 /// The outcome matrix as TSV: a header line, then one line per corpus query.
 pub fn matrix(corpus: &Corpus, run: &Run, profile: Profile) -> String {
     let mut out = format!("query\texpected\t{}\n", run.implementations.join("\t"));
@@ -134,8 +222,9 @@ pub fn matrix(corpus: &Corpus, run: &Run, profile: Profile) -> String {
     out
 }
 
-/// A level's cell: `passed/judged rate%`, or `-` when nothing was judged.
-fn cell(tally: Option<&Tally>) -> String {
+/// A level's cell: `passed/judged rate%` over the decided queries, or `-` when none was
+/// judged (also README's generated figures).
+pub fn cell(tally: Option<&Tally>) -> String {
     match tally {
         Some(t) if t.judged() > 0 => format!("{}/{} {:.1}%", t.pass, t.judged(), t.pass_rate()),
         _ => "-".into(),

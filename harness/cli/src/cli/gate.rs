@@ -23,6 +23,9 @@ unsupported):
   new failure    a query the baseline does not list (added to the corpus since) that
                  fails: reported; fails the gate only with --strict
   missing        a baseline id the corpus no longer has: a warning
+  either         a query where the profile permits either verdict: not gated, as any
+                 answer conforms (a baseline lists it nowhere; an older one that lists
+                 it is not held to it)
 
 Formats:
   human   titled lists of regressions and stale known failures, the verdict, the fix
@@ -141,8 +144,12 @@ pub fn run(args: Args) -> Outcome {
             baseline.keep_reasons(previous);
         }
         write(&args.baseline, &baseline.to_toml())?;
+        let either = gate::judge_all(&corpus, &run, name, profile)
+            .iter()
+            .filter(|judged| !judged.gated())
+            .count();
         outln!(
-            "wrote {}: {name}, profile {profile}, {} queries: {} passed, {} known failures, {} unsupported (corpus {})",
+            "wrote {}: {name}, profile {profile}, {} queries: {} passed, {} known failures, {} unsupported; {either} either, not gated (corpus {})",
             args.baseline.display(),
             baseline.passed.len() + baseline.known_failures.len() + baseline.unsupported.len(),
             baseline.passed.len(),

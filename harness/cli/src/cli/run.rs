@@ -1,8 +1,8 @@
-//! `reptest run`: the corpus through implementations, pass rates and failures (the
-//! summary and the matrix are rendered by `reptest::report::run`).
+//! `reptest run`: the corpus through implementations, pass rates and failures grouped by
+//! root cause (the summary and the matrix are rendered by `reptest::report::run`).
 
 use super::{CorpusArg, Outcome};
-use reptest::report::run::{matrix, summary};
+use reptest::report::run::{matrix, summary, FailureView};
 use reptest::score;
 use reptest_corpus::Profile;
 use std::path::PathBuf;
@@ -12,10 +12,14 @@ use std::process::ExitCode;
 /// rates, speed and failures.
 ///
 /// Every corpus query goes to each implementation, one implementation after another; the
-/// summary gives the pass rate per level (MUST / SHOULD / MAY), the queries/s and wall
-/// time of each, its timeouts, crashes and slowest cases, and the queries that did not
-/// pass. On a terminal, stderr shows which implementation is running (n of N), its
-/// queries/s and the time left for it (--quiet: nothing).
+/// summary gives the pass rate per level (MUST / SHOULD / MAY) over the decided queries
+/// (a query where the profile permits either verdict is a choice, counted under
+/// `either`, never as passed), the queries/s and wall time of each, its timeouts,
+/// crashes and slowest cases, and the queries that did not pass, grouped by root cause:
+/// one line per question of the catalogue (or plain requirement) with the count and one
+/// example, the queries with no root cause last (--list: every query on its own line).
+/// On a terminal, stderr shows which implementation is running (n of N), its queries/s
+/// and the time left for it (--quiet: nothing).
 ///
 /// Exits 1 if an implementation named with --impl did not pass a query; with the default
 /// (every available implementation, also `--impl all`), only the reference counts, and the
@@ -35,9 +39,26 @@ pub struct Args {
     #[arg(long, default_value = "rfc9309", value_parser = super::profile_parser())]
     profile: Profile,
     /// Print the result as JSON instead: the report model of `reptest report` (its
-    /// report.json), with every outcome, score and implementation.
+    /// report.json), with every outcome, score and implementation, judged under every
+    /// profile (--profile only sets the exit code).
+    ///
+    /// Per implementation, `scores[i]` holds: `profiles` (profile, then level, to `pass`,
+    /// `fail`, `no_verdict`, `unsupported`, `choices`, `pass_rate`; pass, fail, no
+    /// verdict and the rate count decided queries only, `choices` the queries where the
+    /// profile permits either verdict), `totals` (the same over every level),
+    /// `not_passed` (profile to the decided queries failed or without a verdict, as
+    /// row indexes: `cases[].queries[].index`), and `causes` (profile to the same
+    /// queries grouped by root cause: `non_passing`, the count, unsupported and either
+    /// queries left out; `with_question`, how many name a question; `share`, that in
+    /// percent; `groups`, the largest first and the queries without a root cause last,
+    /// each with `kind` (question, requirement, none), `id`, `text`, `count` and
+    /// `queries`, row indexes whose first is the example).
     #[arg(long)]
     json: bool,
+    /// List every query not passed on its own line, in corpus order, instead of one line
+    /// per root cause.
+    #[arg(long)]
+    list: bool,
     /// Also write the outcome matrix as TSV: query id, expected verdict, one column per
     /// implementation with its outcome word.
     #[arg(long, value_name = "FILE")]
@@ -80,7 +101,18 @@ pub fn run(args: Args) -> Outcome {
     } else {
         out!(
             "{}",
-            summary(&corpus, &run, &summaries, &gating, args.profile)
+            summary(
+                &corpus,
+                &run,
+                &summaries,
+                &gating,
+                args.profile,
+                if args.list {
+                    FailureView::List
+                } else {
+                    FailureView::ByCause
+                }
+            )
         );
     }
     let failed = summaries

@@ -20,6 +20,8 @@ pub const HEADER: &str = "\
 #   its entry is removed (the ratchet: a fixed bug cannot come back unnoticed). Fill in
 #   `reason = \"...\"` to say why a failure is accepted; re-recording keeps reasons.
 # - `unsupported`: queries the implementation cannot express (fetch outcomes); ignored.
+# - Queries where the profile permits either verdict are in no list: both answers
+#   conform, so they cannot regress and are not gated.
 # - `corpus`: a fingerprint of the corpus the baseline was recorded on; when it differs,
 #   the gate notes it and reports queries new to the corpus (fatal only with --strict).
 #
@@ -152,9 +154,16 @@ impl Judged {
         self.judgement == Judgement::Pass
     }
 
-    /// Whether the query failed: a wrong verdict or none (error, timeout, crash).
+    /// Whether the query failed: a wrong verdict or none (error, timeout, crash) on a
+    /// decided query.
     pub fn failed(&self) -> bool {
-        matches!(self.judgement, Judgement::Fail | Judgement::NoVerdict)
+        self.judgement.is_failure()
+    }
+
+    /// Whether the gate judges the query at all: not when the profile permits either
+    /// verdict (both answers conform, so no answer can regress).
+    pub fn gated(&self) -> bool {
+        self.expected != Expect::Either
     }
 }
 
@@ -215,7 +224,9 @@ pub fn judge_all(
 impl Baseline {
     /// The baseline of `implementation` from its outcomes in `run`, judged under
     /// `profile`: passes go to `passed`, unsupported queries to `unsupported`, everything
-    /// else (wrong verdict, error, timeout, crash) becomes a known failure.
+    /// else (wrong verdict, error, timeout, crash) becomes a known failure. Queries the
+    /// profile lets implementations answer either way are not gated ([`Judged::gated`]):
+    /// they are in no list.
     pub fn from_run(corpus: &Corpus, implementation: &str, run: &Run, profile: Profile) -> Self {
         let mut baseline = Baseline {
             implementation: implementation.to_string(),
@@ -227,9 +238,13 @@ impl Baseline {
             known_failures: Vec::new(),
         };
         for judged in judge_all(corpus, run, implementation, profile) {
+            if !judged.gated() {
+                continue;
+            }
             match judged.judgement {
                 Judgement::Pass => baseline.passed.push(judged.id),
                 Judgement::Unsupported => baseline.unsupported.push(judged.id),
+                Judgement::Choice(_) => {}
                 Judgement::Fail | Judgement::NoVerdict => {
                     baseline.known_failures.push(KnownFailure {
                         id: judged.id,

@@ -25,6 +25,10 @@ pub enum Status {
     NewPass,
     /// The implementation cannot express the query.
     Unsupported,
+    /// The profile permits either verdict: whatever the implementation answered is a
+    /// choice, never a pass or a failure, so the gate does not judge it (a baseline that
+    /// lists it anywhere is not held to that).
+    Choice,
 }
 
 /// One query of a gate comparison: the judged query, where it stands, and the
@@ -58,6 +62,8 @@ pub struct Counts {
     pub new_passes: usize,
     /// Unsupported queries.
     pub unsupported: usize,
+    /// Queries where either verdict conforms: not gated.
+    pub choices: usize,
     /// Baseline ids no longer in the corpus.
     pub missing: usize,
 }
@@ -106,7 +112,9 @@ impl GateResult {
         let in_corpus: BTreeSet<String> = corpus.queries().map(|(_, q)| q.id.clone()).collect();
         for query in judge_all(corpus, run, &baseline.implementation, baseline.profile) {
             let known_failure = known.get(query.id.as_str());
-            let status = if query.judgement == Judgement::Unsupported {
+            let status = if !query.gated() {
+                Status::Choice
+            } else if query.judgement == Judgement::Unsupported {
                 if passed.contains(query.id.as_str()) {
                     Status::Regression
                 } else {
@@ -141,6 +149,7 @@ impl GateResult {
                 Status::NewFailure => counts.new_failures += 1,
                 Status::NewPass => counts.new_passes += 1,
                 Status::Unsupported => counts.unsupported += 1,
+                Status::Choice => counts.choices += 1,
                 Status::Passed => {}
             }
             entries.push(Entry {

@@ -106,19 +106,87 @@ mod tests {
             Profile::Rfc9309,
         );
         assert_eq!(baseline.known_failures.len(), 3);
-        // Every judged query is in one list; undecided findings are in none.
-        let judged = corpus
+        // Every decided query is in one list; undecided findings and the queries where
+        // either verdict conforms are in none.
+        let either = corpus
             .queries()
             .filter(|(_, q)| !q.is_undecided_finding())
+            .filter(|(_, q)| q.expect_for(Profile::Rfc9309) == Expect::Either)
             .count();
+        let decided = corpus
+            .queries()
+            .filter(|(_, q)| !q.is_undecided_finding())
+            .count()
+            - either;
+        assert!(
+            either > 0,
+            "the corpus has queries where either verdict conforms"
+        );
         assert_eq!(
             baseline.passed.len() + 3 + baseline.unsupported.len(),
-            judged
+            decided
         );
         let result = GateResult::compare(&baseline, &corpus, &run_of(&corpus, run.clone()), true);
         assert!(result.is_ok(), "{}", result.verdict());
         assert_eq!(result.counts.known_failures, 3);
+        assert_eq!(result.counts.choices, either);
         assert!(!result.corpus_changed());
+    }
+
+    /// A query where either verdict conforms is not gated: listed in an older baseline
+    /// as passed, any answer (the other verdict, no verdict) is no regression; listed as
+    /// a known failure, a verdict is not stale; a new recording lists it nowhere.
+    #[test]
+    fn either_queries_are_not_gated() {
+        let corpus = corpus();
+        let ids: Vec<String> = corpus.queries().map(|(_, q)| q.id.clone()).collect();
+        let either: Vec<usize> = corpus
+            .queries()
+            .enumerate()
+            .filter(|(_, (_, q))| {
+                !q.is_undecided_finding() && q.expect_for(Profile::Rfc9309) == Expect::Either
+            })
+            .map(|(i, _)| i)
+            .take(3)
+            .collect();
+        assert_eq!(either.len(), 3, "the corpus has queries expecting `either`");
+        let before = outcomes(&corpus, &[]);
+        let mut baseline = Baseline::from_run(
+            &corpus,
+            "x",
+            &run_of(&corpus, before.clone()),
+            Profile::Rfc9309,
+        );
+        for &i in &either {
+            assert!(
+                !baseline.passed.contains(&ids[i]),
+                "{} is not gated",
+                ids[i]
+            );
+        }
+        // An older baseline that listed them.
+        baseline.passed.push(ids[either[0]].clone());
+        baseline.passed.push(ids[either[1]].clone());
+        baseline.known_failures.push(KnownFailure {
+            id: ids[either[2]].clone(),
+            expected: "either".into(),
+            got: OutcomeWord::Error,
+            reason: None,
+        });
+        let mut now = before.clone();
+        now[either[0]] = allowed(now[either[0]].allowed() != Some(true));
+        now[either[1]] = Outcome::Crash("gone".into());
+        let result = GateResult::compare(&baseline, &corpus, &run_of(&corpus, now), true);
+        assert!(result.is_ok(), "{}", result.verdict());
+        for &i in &either {
+            let entry = result
+                .entries
+                .iter()
+                .find(|e| e.query.id == ids[i])
+                .unwrap();
+            assert_eq!(entry.status, Status::Choice, "{}", ids[i]);
+        }
+        assert!(result.missing.is_empty());
     }
 
     #[test]
@@ -166,11 +234,13 @@ mod tests {
     fn no_verdict_is_a_failure_and_unsupported_is_neither() {
         let corpus = corpus();
         let mut run = outcomes(&corpus, &[]);
-        // The first two queries that are judged (undecided findings are not).
+        // The first two decided queries (undecided findings and `either` are not gated).
         let decided: Vec<usize> = corpus
             .queries()
             .enumerate()
-            .filter(|(_, (_, q))| !q.is_undecided_finding())
+            .filter(|(_, (_, q))| {
+                !q.is_undecided_finding() && q.expect_for(Profile::Rfc9309) != Expect::Either
+            })
             .map(|(i, _)| i)
             .take(2)
             .collect();

@@ -87,8 +87,8 @@ pub fn human(result: &GateResult, context: &Context) -> String {
     );
     let _ = writeln!(
         out,
-        "{} queries: {} passed, {} known failures still failing, {} new failures, {} unsupported",
-        c.queries, c.passed, c.known_failures, c.new_failures, c.unsupported
+        "{} queries: {} passed, {} known failures still failing, {} new failures, {} unsupported, {} either (not gated)",
+        c.queries, c.passed, c.known_failures, c.new_failures, c.unsupported, c.choices
     );
     section(
         &mut out,
@@ -187,8 +187,8 @@ pub(super) fn classname(query: &Judged) -> String {
 /// with [`crate::junit`]): one `<testsuites>` holding one `<testsuite name="reptest gate:
 /// IMPL">`, one `<testcase>` per corpus query. Regressions and stale entries (and new
 /// failures with strict) are `<failure type="regression|stale|new-failure">`; known
-/// failures, non-fatal new failures and unsupported queries are `<skipped>`; everything
-/// else passes.
+/// failures, non-fatal new failures, unsupported queries and those where either verdict
+/// conforms (not gated) are `<skipped>`; everything else passes.
 pub fn junit(result: &GateResult, context: &Context) -> String {
     let cases: Vec<TestCase> = result
         .entries
@@ -312,6 +312,10 @@ fn junit_verdict(entry: &Entry, strict: bool, context: &Context) -> Verdict {
             skip(format!("known failure: {expected_got}{reason}"))
         }
         Status::Unsupported => skip(q.detail.clone()),
+        Status::Choice => skip(format!(
+            "either verdict conforms, not gated: the implementation chose {}",
+            q.detail
+        )),
     }
 }
 
@@ -416,14 +420,15 @@ fn annotate_query(
 /// The closing notice of [`github`]: the verdict and the counts.
 fn github_summary(result: &GateResult, context: &Context) -> String {
     let mut summary = format!(
-        "{}: {} ({} queries, {} passed, {} known failures, {} new failures, {} unsupported)",
+        "{}: {} ({} queries, {} passed, {} known failures, {} new failures, {} unsupported, {} either (not gated))",
         result.implementation,
         result.verdict(),
         result.counts.queries,
         result.counts.passed,
         result.counts.known_failures,
         result.counts.new_failures,
-        result.counts.unsupported
+        result.counts.unsupported,
+        result.counts.choices
     );
     if result.corpus_changed() {
         summary.push_str("; the corpus changed since the baseline was recorded");
