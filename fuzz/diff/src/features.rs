@@ -53,6 +53,7 @@ pub const FEATURES: &[(&str, &str)] = &[
     ("query", "a `?` in the URL path (its query) or in a rule"),
     ("reserved-in-query", "a `/`, `?`, `:` or `@`, raw or percent-encoded, after the first `?` of the URL path or of a rule"),
     ("fragment-or-empty-path", "the URL has a fragment (`#`), or an empty path (nothing, or only a query, after its authority)"),
+    ("index-html-rule", "a rule whose last path segment starts with `index.htm`"),
     ("rule-elsewhere-in-url", "a rule's leading literal (up to a `*` or `$`, two octets or more) occurs in the URL, but the URL path does not start with it"),
 ];
 
@@ -488,6 +489,10 @@ fn rule_features(value: &[u8], path: &str, found: &mut BTreeSet<&'static str>) {
     if !(value.starts_with(b"/") || value.starts_with(b"*")) {
         found.insert("pattern-no-slash");
     }
+    let last_segment = value.rsplit(|&b| b == b'/').next().unwrap_or(value);
+    if last_segment.starts_with(b"index.htm") {
+        found.insert("index-html-rule");
+    }
     encoding_features(value, found);
     // The literal prefix (up to a special character) against the path, ignoring case.
     let literal = &value[..value
@@ -745,6 +750,8 @@ mod tests {
             "https://example.com/"
         )
         .contains("rule-elsewhere-in-url"));
+        assert!(f("User-agent: a\nAllow: /d/index.html\n", "a", "/d/").contains("index-html-rule"));
+        assert!(!f("User-agent: a\nAllow: /index.html/x\n", "a", "/").contains("index-html-rule"));
         for (name, _) in FEATURES {
             assert!(is_feature(name));
         }
