@@ -9,6 +9,7 @@
 
 use crate::campaign::{CampaignReport, Found};
 use crate::signature::Signature;
+use reptest_corpus::names;
 use reptest_corpus::write::SEGMENT_THRESHOLD;
 use reptest_corpus::{Case, Corpus, Dimension, Expect, Level, Query};
 use std::collections::BTreeSet;
@@ -56,6 +57,9 @@ pub fn requirements(signature: &Signature) -> (Vec<&'static str>, &'static str) 
     let level = ids.first().map_or("MUST", |(_, level)| level);
     (ids.iter().map(|(id, _)| *id).collect(), level)
 }
+
+/// The given name of a finding's query whose derived name would be too long to read.
+pub const LONG_URL: &str = "long-url";
 
 /// The case id of a signature: `finding-<short hash>`.
 pub fn case_id(signature: &Signature) -> String {
@@ -108,6 +112,11 @@ pub fn finding_case(campaign: &str, seed: u64, found: &Found) -> Case {
         "finding: RFC verdict not yet decided; observed: {}",
         observed_line(found)
     );
+    // The case's one query is named after its agent and URL, unless that is too long to
+    // read (a minimized input can keep a long path): then it is the long URL.
+    let name = Some(names::derived(&example.agent, &example.url))
+        .filter(|name| names::fits(name))
+        .unwrap_or_else(|| LONG_URL.to_string());
     Case {
         id: id.clone(),
         title: format!("Fuzzing finding: {signature}"),
@@ -115,7 +124,8 @@ pub fn finding_case(campaign: &str, seed: u64, found: &Found) -> Case {
         dimensions: signature.dimensions.iter().copied().collect(),
         fetch: None,
         queries: vec![Query {
-            id: format!("{id}/1"),
+            id: names::id(&id, &name),
+            name,
             agent: example.agent.clone(),
             url: example.url.clone(),
             expect: Expect::Either,

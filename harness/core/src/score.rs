@@ -69,7 +69,7 @@ impl Tally {
 /// One query an implementation did not pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    /// The query's id (`case/N`).
+    /// The query's id (`case/name`).
     pub id: String,
     /// What the profile expects.
     pub expected: Expect,
