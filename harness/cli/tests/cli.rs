@@ -253,7 +253,7 @@ fn run_fails_when_a_query_fails() {
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("FAIL wrong/1")
+        stdout.contains("FAIL wrong/a:/x")
             && stdout.contains("expected allowed, got disallowed (line 2)"),
         "{stdout}"
     );
