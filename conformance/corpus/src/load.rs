@@ -431,45 +431,12 @@ impl Checker<'_> {
                 format!("{at}no requirements: give `requirements` on the query or the case"),
             );
         }
-        let mut levels = Vec::new();
-        for id in &requirements {
-            match self.index.resolve(id) {
-                Some(entry) => levels.push(entry.level),
-                None => self.fail(line, format!("{at}unknown requirement ID `{id}`")),
-            }
-        }
-        let all_known = !levels.is_empty() && levels.len() == requirements.len();
-        let level = match raw.level.as_deref().or(defaults.level) {
-            Some(text) => {
-                let level = Level::parse(text);
-                if level.is_none() {
-                    self.fail(
-                        line,
-                        format!("{at}level must be MUST, SHOULD or MAY, found `{text}`"),
-                    );
-                }
-                level
-            }
-            None if all_known => match level_of(&levels) {
-                Ok(level) => Some(level),
-                Err(message) => {
-                    self.fail(line, format!("{at}{message}"));
-                    None
-                }
-            },
-            // Unknown requirements are reported above: no level to tell.
-            None => None,
-        };
-        if let Some(level) = level {
-            let fits = levels.contains(&RequirementLevel::Rfc(level))
-                || (level == Level::May && levels.iter().all(|l| *l == RequirementLevel::Profile));
-            if all_known && !fits {
-                self.fail(
-                    line,
-                    format!("{at}level {level} is not the level of any cited requirement"),
-                );
-            }
-        }
+        let level = self.level(
+            &at,
+            line,
+            raw.level.as_deref().or(defaults.level),
+            &requirements,
+        );
         let mut profiles = BTreeMap::new();
         for (name, verdict) in raw.profiles {
             let profile = name.parse::<Profile>();
@@ -531,6 +498,58 @@ impl Checker<'_> {
 }
 
 impl Checker<'_> {
+    /// The query's level: the one written on it or its case, which must be the level of
+    /// a cited requirement, else the cited requirements' own ([`level_of`]); `None` after
+    /// reporting why not. Unknown requirement IDs are reported here too.
+    fn level(
+        &mut self,
+        at: &str,
+        line: usize,
+        written: Option<&str>,
+        requirements: &[String],
+    ) -> Option<Level> {
+        let mut levels = Vec::new();
+        for id in requirements {
+            match self.index.resolve(id) {
+                Some(entry) => levels.push(entry.level),
+                None => self.fail(line, format!("{at}unknown requirement ID `{id}`")),
+            }
+        }
+        let all_known = !levels.is_empty() && levels.len() == requirements.len();
+        let level = match written {
+            Some(text) => {
+                let level = Level::parse(text);
+                if level.is_none() {
+                    self.fail(
+                        line,
+                        format!("{at}level must be MUST, SHOULD or MAY, found `{text}`"),
+                    );
+                }
+                level
+            }
+            None if all_known => match level_of(&levels) {
+                Ok(level) => Some(level),
+                Err(message) => {
+                    self.fail(line, format!("{at}{message}"));
+                    None
+                }
+            },
+            // Unknown requirements are reported above: no level to tell.
+            None => None,
+        };
+        if let (Some(level), true) = (level, all_known) {
+            let fits = levels.contains(&RequirementLevel::Rfc(level))
+                || (level == Level::May && levels.iter().all(|l| *l == RequirementLevel::Profile));
+            if !fits {
+                self.fail(
+                    line,
+                    format!("{at}level {level} is not the level of any cited requirement"),
+                );
+            }
+        }
+        level
+    }
+
     /// The query's name: the given one when valid, else the one derived from its agent
     /// and URL when that is short enough to read (`corpus/README.md`, *Query names and
     /// ids*); `None` after reporting why not.

@@ -128,23 +128,7 @@ pub fn run(args: Args) -> Outcome {
     super::check_known(name)?;
     let rerecord = rerecord(&args, name, baseline_file);
     // Read the baseline before running anything: its errors need no run.
-    let previous = match Baseline::load(baseline_file) {
-        Ok(baseline) => Some(baseline),
-        Err(BaselineError::Missing(_)) if args.write_baseline => None,
-        Err(BaselineError::Missing(path)) => {
-            return Err(format!(
-                "no baseline at {}: record one first (and commit it) with\n  {rerecord}",
-                path.display()
-            ))
-        }
-        // A baseline being re-recorded may be broken: it is overwritten.
-        Err(BaselineError::Invalid(_)) if args.write_baseline => None,
-        Err(e) => {
-            return Err(format!(
-                "{e}\n  fix: correct the file, or re-record it with\n  {rerecord}"
-            ))
-        }
-    };
+    let previous = read_previous(baseline_file, args.write_baseline, &rerecord)?;
     if let (Some(baseline), false) = (&previous, args.write_baseline) {
         check_matches(baseline, &args, name, baseline_file, &rerecord)?;
         check_names(baseline, baseline_file)?;
@@ -159,13 +143,7 @@ pub fn run(args: Args) -> Outcome {
         check_version(baseline, &corpus, baseline_file, &rerecord)?;
     }
     // Re-recording over an old baseline keeps its reasons: under today's ids.
-    let previous = previous.map(|old| {
-        let table = PositionalIds::embedded().ok();
-        match table.filter(|_| !old.positional_ids().is_empty()) {
-            Some(table) => gate::migrate(&old, &corpus, &table).map_or(old, |m| m.baseline),
-            None => old,
-        }
-    });
+    let previous = previous.map(|old| under_todays_ids(old, &corpus));
     let implementation = impls::one(name).map_err(|e| e.to_string())?;
     let run = super::run_corpus(&corpus, &[implementation]);
 
@@ -234,6 +212,34 @@ pub fn run(args: Args) -> Outcome {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The baseline at `file`, read before anything runs. When recording (`write`), a
+/// missing or broken file is no error: it is overwritten.
+fn read_previous(file: &Path, write: bool, rerecord: &str) -> Result<Option<Baseline>, String> {
+    match Baseline::load(file) {
+        Ok(baseline) => Ok(Some(baseline)),
+        Err(BaselineError::Missing(_) | BaselineError::Invalid(_)) if write => Ok(None),
+        Err(BaselineError::Missing(path)) => Err(format!(
+            "no baseline at {}: record one first (and commit it) with\n  {rerecord}",
+            path.display()
+        )),
+        Err(e) => Err(format!(
+            "{e}\n  fix: correct the file, or re-record it with\n  {rerecord}"
+        )),
+    }
+}
+
+/// `old` with today's ids when it lists the positional ids of corpus 1.x or 2.x (so
+/// re-recording keeps its reasons), else as it is.
+fn under_todays_ids(old: Baseline, corpus: &reptest_corpus::Corpus) -> Baseline {
+    if old.positional_ids().is_empty() {
+        return old;
+    }
+    match PositionalIds::embedded() {
+        Ok(table) => gate::migrate(&old, corpus, &table).map_or(old, |m| m.baseline),
+        Err(_) => old,
+    }
 }
 
 /// `FORMAT` or `FORMAT=FILE` of `--report`.
