@@ -61,6 +61,14 @@ pub fn requirements(signature: &Signature) -> (Vec<&'static str>, &'static str) 
 /// The given name of a finding's query whose derived name would be too long to read.
 pub const LONG_URL: &str = "long-url";
 
+/// The name of a finding's one query: derived from its agent and URL, unless that is too
+/// long to read (a minimized input can keep a long path): then [`LONG_URL`], given.
+fn query_name(agent: &str, url: &str) -> String {
+    Some(names::derived(agent, url))
+        .filter(|name| names::fits(name))
+        .unwrap_or_else(|| LONG_URL.to_string())
+}
+
 /// The case id of a signature: `finding-<short hash>`.
 pub fn case_id(signature: &Signature) -> String {
     format!("finding-{}", signature.short_hash())
@@ -112,11 +120,7 @@ pub fn finding_case(campaign: &str, seed: u64, found: &Found) -> Case {
         "finding: RFC verdict not yet decided; observed: {}",
         observed_line(found)
     );
-    // The case's one query is named after its agent and URL, unless that is too long to
-    // read (a minimized input can keep a long path): then it is the long URL.
-    let name = Some(names::derived(&example.agent, &example.url))
-        .filter(|name| names::fits(name))
-        .unwrap_or_else(|| LONG_URL.to_string());
+    let name = query_name(&example.agent, &example.url);
     Case {
         id: id.clone(),
         title: format!("Fuzzing finding: {signature}"),
@@ -494,6 +498,17 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_urls_get_a_given_name() {
+        assert_eq!(
+            query_name("examplebot", "https://example.com/a"),
+            "examplebot:/a"
+        );
+        let long = format!("https://example.com/{}", "l".repeat(200));
+        assert_eq!(query_name("examplebot", &long), LONG_URL);
+        assert!(names::check_given(LONG_URL).is_ok());
+    }
 
     #[test]
     fn requirements_put_rfc_ids_first() {
