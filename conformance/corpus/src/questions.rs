@@ -108,20 +108,33 @@ pub(crate) fn find_query<'a>(
 }
 
 /// Why `example` names no query, with the id meant when it is a positional id of corpus
-/// 2.x (`case/N`, the N-th query of the case in file order).
+/// 2.x (`case/N`): the id of that query now, from the table of 2.1.0's positional ids
+/// (`crate::positional`), else the query at that place in the case file.
 fn not_a_query(cases: &[Case], example: &str) -> String {
     let mut message = format!("example `{example}` is not a query of the corpus");
-    if crate::names::is_positional(example) {
-        let meant = crate::names::split_id(example).and_then(|(case, n)| {
-            let case = cases.iter().find(|c| c.id == case)?;
-            case.queries.get(n.parse::<usize>().ok()?.checked_sub(1)?)
-        });
-        message.push_str(" (positional ids `case/N` are gone: ids are `case/name`");
-        if let Some(query) = meant {
-            message.push_str(&format!("; the query at that place now is `{}`", query.id));
-        }
-        message.push(')');
+    if !crate::names::is_positional(example) {
+        return message;
     }
+    message.push_str(" (positional ids `case/N` are gone: ids are `case/name`");
+    let table = crate::positional::PositionalIds::embedded().ok();
+    match table.as_ref().map(|t| t.get(example)) {
+        Some(crate::positional::Mapped::Now(new)) => {
+            message.push_str(&format!("; in corpus 2.1.0 it was the query now `{new}`"));
+        }
+        Some(crate::positional::Mapped::Removed(why)) => {
+            message.push_str(&format!("; that query of corpus 2.1.0 was removed: {why}"));
+        }
+        _ => {
+            let place = crate::names::split_id(example).and_then(|(case, n)| {
+                let case = cases.iter().find(|c| c.id == case)?;
+                case.queries.get(n.parse::<usize>().ok()?.checked_sub(1)?)
+            });
+            if let Some(query) = place {
+                message.push_str(&format!("; the query at that place now is `{}`", query.id));
+            }
+        }
+    }
+    message.push(')');
     message
 }
 

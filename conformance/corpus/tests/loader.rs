@@ -105,6 +105,38 @@ fn colliding_names_are_refused_and_given_names_resolve_them() {
     assert_eq!(ids, ["good/examplebot:/x", "good/path-only"]);
 }
 
+/// A question example written as a positional id of corpus 2.x is refused with the id
+/// meant: from the table of 2.1.0's ids, else the query at that place.
+#[test]
+fn positional_examples_are_refused_with_the_id_meant() {
+    let dir = corpus("q-positional", &[("t.toml", GOOD)]);
+    let question = |examples: &str| {
+        format!(
+            "[[question]]\nid = \"Q-X\"\nquestion = \"q?\"\nlevel = \"MUST\"\ndecision = \"d\"\nexamples = [{examples}]\n[[question.rfc]]\nsection = \"2.1\"\ntext = \"t\"\n"
+        )
+    };
+    std::fs::write(dir.join("questions.toml"), question("\"good/1\"")).unwrap();
+    let e = Corpus::load(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains(
+            "example `good/1` is not a query of the corpus (positional ids `case/N` are gone"
+        ) && e.contains("the query at that place now is `good/examplebot:/x`"),
+        "{e}"
+    );
+    std::fs::write(
+        dir.join("questions.toml"),
+        question("\"wild-star-middle/1\""),
+    )
+    .unwrap();
+    let e = Corpus::load(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains(
+            "in corpus 2.1.0 it was the query now `wild-star-middle/examplebot:/shop/books/cart`"
+        ),
+        "{e}"
+    );
+}
+
 #[test]
 fn given_names_follow_the_rules_and_long_derived_names_need_one() {
     for (name, why) in [
