@@ -43,8 +43,11 @@ pub struct Manifest {
 /// One query, self-contained.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ExportQuery {
-    /// `case/N`.
+    /// `case/name`: unique across the corpus, stable across corpus versions from 3.0.0.
     pub id: String,
+    /// The query's name, unique within its case: given in the case file, or derived from
+    /// the agent and URL (`corpus/README.md`, *Query names and ids*).
+    pub name: String,
     /// The case id.
     pub case: String,
     /// The case title.
@@ -121,6 +124,7 @@ fn export_query(case: &Case, query: &Query) -> ExportQuery {
     let b64 = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
     ExportQuery {
         id: query.id.clone(),
+        name: query.name.clone(),
         case: case.id.clone(),
         title: case.title.clone(),
         body_b64: b64(&case.body),

@@ -32,6 +32,8 @@ mod error;
 pub mod export;
 mod load;
 mod model;
+pub mod names;
+pub mod positional;
 pub mod questions;
 mod raw;
 mod requirements;

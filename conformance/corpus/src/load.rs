@@ -5,6 +5,7 @@ use crate::error::{Error, Problem};
 use crate::model::{
     Cache, Case, ContentEncoding, Dimension, Expect, Fetch, Level, NetworkFault, Query,
 };
+use crate::names;
 use crate::raw;
 use crate::requirements::{RequirementIndex, RequirementLevel};
 use crate::words::{OutcomeWord, Profile};
@@ -282,15 +283,16 @@ impl Checker<'_> {
         };
         let mut queries = Vec::new();
         for (n, query) in raw.query.into_iter().enumerate() {
-            queries.push(self.query(&id, n + 1, query, &defaults));
+            queries.extend(self.query(&id, n + 1, query, &defaults));
         }
+        self.check_unique_names(&queries);
         Some(Case {
             id,
             title: raw.title,
             body,
             dimensions,
             fetch,
-            queries: queries.into_iter().flatten().collect(),
+            queries,
             file: self.file.to_path_buf(),
             line,
         })
@@ -402,6 +404,7 @@ impl Checker<'_> {
         if raw.url.is_empty() {
             self.fail(line, format!("{at}the url is empty"));
         }
+        let name = self.name(raw.name, &agent, &raw.url, line);
         if raw.why.trim().is_empty() {
             self.fail(
                 line,
@@ -428,32 +431,12 @@ impl Checker<'_> {
                 format!("{at}no requirements: give `requirements` on the query or the case"),
             );
         }
-        let level_text = raw.level.as_deref().or(defaults.level);
-        let level = level_text.and_then(Level::parse);
-        if level.is_none() {
-            let found = level_text.map_or("nothing".into(), |l| format!("`{l}`"));
-            self.fail(
-                line,
-                format!("{at}level must be MUST, SHOULD or MAY, found {found}"),
-            );
-        }
-        let mut levels = Vec::new();
-        for id in &requirements {
-            match self.index.resolve(id) {
-                Some(entry) => levels.push(entry.level),
-                None => self.fail(line, format!("{at}unknown requirement ID `{id}`")),
-            }
-        }
-        if let Some(level) = level {
-            let fits = levels.contains(&RequirementLevel::Rfc(level))
-                || (level == Level::May && levels.iter().all(|l| *l == RequirementLevel::Profile));
-            if !levels.is_empty() && levels.len() == requirements.len() && !fits {
-                self.fail(
-                    line,
-                    format!("{at}level {level} is not the level of any cited requirement"),
-                );
-            }
-        }
+        let level = self.level(
+            &at,
+            line,
+            raw.level.as_deref().or(defaults.level),
+            &requirements,
+        );
         let mut profiles = BTreeMap::new();
         for (name, verdict) in raw.profiles {
             let profile = name.parse::<Profile>();
@@ -494,7 +477,8 @@ impl Checker<'_> {
             }
         }
         Some(Query {
-            id: format!("{case_id}/{number}"),
+            id: names::id(case_id, name.as_deref()?),
+            name: name?,
             agent,
             url: raw.url,
             expect: expect?,
@@ -510,6 +494,145 @@ impl Checker<'_> {
             observed,
             line,
         })
+    }
+}
+
+impl Checker<'_> {
+    /// The query's level: the one written on it or its case, which must be the level of
+    /// a cited requirement, else the cited requirements' own ([`level_of`]); `None` after
+    /// reporting why not. Unknown requirement IDs are reported here too.
+    fn level(
+        &mut self,
+        at: &str,
+        line: usize,
+        written: Option<&str>,
+        requirements: &[String],
+    ) -> Option<Level> {
+        let mut levels = Vec::new();
+        for id in requirements {
+            match self.index.resolve(id) {
+                Some(entry) => levels.push(entry.level),
+                None => self.fail(line, format!("{at}unknown requirement ID `{id}`")),
+            }
+        }
+        let all_known = !levels.is_empty() && levels.len() == requirements.len();
+        let level = match written {
+            Some(text) => {
+                let level = Level::parse(text);
+                if level.is_none() {
+                    self.fail(
+                        line,
+                        format!("{at}level must be MUST, SHOULD or MAY, found `{text}`"),
+                    );
+                }
+                level
+            }
+            None if all_known => match level_of(&levels) {
+                Ok(level) => Some(level),
+                Err(message) => {
+                    self.fail(line, format!("{at}{message}"));
+                    None
+                }
+            },
+            // Unknown requirements are reported above: no level to tell.
+            None => None,
+        };
+        if let (Some(level), true) = (level, all_known) {
+            let fits = levels.contains(&RequirementLevel::Rfc(level))
+                || (level == Level::May && levels.iter().all(|l| *l == RequirementLevel::Profile));
+            if !fits {
+                self.fail(
+                    line,
+                    format!("{at}level {level} is not the level of any cited requirement"),
+                );
+            }
+        }
+        level
+    }
+
+    /// The query's name: the given one when valid, else the one derived from its agent
+    /// and URL when that is short enough to read (`corpus/README.md`, *Query names and
+    /// ids*); `None` after reporting why not.
+    fn name(
+        &mut self,
+        given: Option<toml::Spanned<String>>,
+        agent: &str,
+        url: &str,
+        line: usize,
+    ) -> Option<String> {
+        if let Some(given) = given {
+            let at = line_of(self.text, given.span().start);
+            let name = given.into_inner();
+            return match names::check_given(&name) {
+                Ok(()) => Some(name),
+                Err(e) => {
+                    self.fail(at, format!("name `{name}` is not allowed: {e}"));
+                    None
+                }
+            };
+        }
+        let name = names::derived(agent, url);
+        let length = name.chars().count();
+        if length > names::MAX_DERIVED {
+            let start: String = name.chars().take(40).collect();
+            self.fail(
+                line,
+                format!(
+                    "the name derived from this query's agent and URL (`{start}…`) is {length} \
+                     characters long, over {}: give the query a short `name` (ASCII letters, \
+                     digits, `.`, `_`, `-`)",
+                    names::MAX_DERIVED
+                ),
+            );
+            return None;
+        }
+        Some(name)
+    }
+
+    /// Two queries of one case with the same name are an error at the second, naming the
+    /// first's line: their ids would collide.
+    fn check_unique_names(&mut self, queries: &[Query]) {
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for query in queries {
+            if let Some(first) = seen.get(query.name.as_str()) {
+                let message = format!(
+                    "query name `{}` is also the name of the query at line {first}, so their ids \
+                     would collide: give one of them a `name` (ASCII letters, digits, `.`, `_`, \
+                     `-`; e.g. `name = \"second\"`)",
+                    query.name
+                );
+                self.fail(query.line, message);
+            } else {
+                seen.insert(&query.name, query.line);
+            }
+        }
+    }
+}
+
+/// The level a query takes from the requirements it cites when neither it nor its case
+/// gives one: the one level of its RFC requirements, or `MAY` when it cites profile IDs
+/// only (RFC 9309 leaves widely deployed behaviour outside its requirements). Cited RFC
+/// requirements of different levels leave the choice to the author.
+fn level_of(levels: &[RequirementLevel]) -> Result<Level, String> {
+    let mut rfc: Vec<Level> = levels
+        .iter()
+        .filter_map(|level| match level {
+            RequirementLevel::Rfc(level) => Some(*level),
+            RequirementLevel::Profile => None,
+        })
+        .collect();
+    rfc.sort();
+    rfc.dedup();
+    match rfc.as_slice() {
+        [] => Ok(Level::May),
+        [level] => Ok(*level),
+        several => {
+            let names: Vec<&str> = several.iter().map(|l| l.as_str()).collect();
+            Err(format!(
+                "the cited requirements are {}: give `level` (on the query or the case)",
+                names.join(" and ")
+            ))
+        }
     }
 }
 

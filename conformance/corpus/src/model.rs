@@ -34,8 +34,12 @@ pub struct Case {
 /// An (agent, URL) pair with its expected outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Query {
-    /// `case-id/N`, N counting the case's queries from 1: stable, unique.
+    /// `case-id/name`: unique across the corpus, and stable (it depends on nothing but the
+    /// case id and the query's own name).
     pub id: String,
+    /// Unique within the case: given in the case file (`name = "..."`) or derived from
+    /// the agent and URL ([`crate::names::derived`], e.g. `examplebot:/a?b`).
+    pub name: String,
     /// The crawler's product token.
     pub agent: String,
     /// An absolute URL or a path.
@@ -44,7 +48,8 @@ pub struct Query {
     pub expect: Expect,
     /// Requirement IDs this query tests (at least one).
     pub requirements: Vec<String>,
-    /// The level of the requirement tested.
+    /// The level of the requirement tested: given on the query or its case, or else the
+    /// level of the RFC requirements it cites (`MAY` when it cites profile IDs only).
     pub level: Level,
     /// One-line rationale from the RFC text.
     pub why: String,

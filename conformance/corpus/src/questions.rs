@@ -36,7 +36,7 @@ pub struct Question {
     /// The features a divergence about it shows in its input, all of them (names of
     /// `reptest_fuzz_diff::features`): what attribution checks first.
     pub features: Vec<String>,
-    /// Its minimal example queries, as query ids (`case-id/N`).
+    /// Its minimal example queries, as query ids (`case-id/name`).
     pub examples: Vec<String>,
     /// Known upstream reports about implementations that get it wrong.
     pub upstream: Vec<Upstream>,
@@ -96,15 +96,46 @@ pub fn cite(section: &str) -> String {
     }
 }
 
-/// The case and query of a query id (`case-id/N`).
+/// The case and query of a query id (`case-id/name`).
 pub(crate) fn find_query<'a>(
     cases: &'a [Case],
     id: &str,
 ) -> Option<(&'a Case, &'a crate::model::Query)> {
-    let (case_id, _) = id.rsplit_once('/')?;
+    let (case_id, _) = crate::names::split_id(id)?;
     let case = cases.iter().find(|c| c.id == case_id)?;
     let query = case.queries.iter().find(|q| q.id == id)?;
     Some((case, query))
+}
+
+/// Why `example` names no query, with the id meant when it is a positional id of corpus
+/// 2.x (`case/N`): the id of that query now, from the table of 2.1.0's positional ids
+/// (`crate::positional`), else the query at that place in the case file.
+fn not_a_query(cases: &[Case], example: &str) -> String {
+    let mut message = format!("example `{example}` is not a query of the corpus");
+    if !crate::names::is_positional(example) {
+        return message;
+    }
+    message.push_str(" (positional ids `case/N` are gone: ids are `case/name`");
+    let table = crate::positional::PositionalIds::embedded().ok();
+    match table.as_ref().map(|t| t.get(example)) {
+        Some(crate::positional::Mapped::Now(new)) => {
+            message.push_str(&format!("; in corpus 2.1.0 it was the query now `{new}`"));
+        }
+        Some(crate::positional::Mapped::Removed(why)) => {
+            message.push_str(&format!("; that query of corpus 2.1.0 was removed: {why}"));
+        }
+        _ => {
+            let place = crate::names::split_id(example).and_then(|(case, n)| {
+                let case = cases.iter().find(|c| c.id == case)?;
+                case.queries.get(n.parse::<usize>().ok()?.checked_sub(1)?)
+            });
+            if let Some(query) = place {
+                message.push_str(&format!("; the query at that place now is `{}`", query.id));
+            }
+        }
+    }
+    message.push(')');
+    message
 }
 
 #[derive(Deserialize)]
@@ -207,12 +238,12 @@ pub(crate) fn load(
             }
         }
         if raw.examples.is_empty() {
-            fail("give at least one example query (`examples = [\"case-id/N\"]`)".into());
+            fail("give at least one example query (`examples = [\"case-id/name\"]`)".into());
         }
         let mut any_either = false;
         for example in &raw.examples {
             match find_query(cases, example) {
-                None => fail(format!("example `{example}` is not a query of the corpus")),
+                None => fail(not_a_query(cases, example)),
                 Some((_, query)) => {
                     any_either |= query.expect == Expect::Either;
                     if query.question.as_deref() != Some(id.as_str()) {

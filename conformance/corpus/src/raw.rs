@@ -33,6 +33,7 @@ pub(crate) struct Case {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Query {
+    pub(crate) name: Option<Spanned<String>>,
     pub(crate) agent: Spanned<String>,
     pub(crate) url: String,
     pub(crate) expect: String,

@@ -92,6 +92,9 @@ fn write_fetch(out: &mut String, fetch: &Fetch) {
 fn write_query(out: &mut String, query: &Query) {
     let requirements: Vec<String> = query.requirements.iter().map(|r| toml_string(r)).collect();
     let _ = writeln!(out, "[[case.query]]");
+    if query.name != crate::names::derived(&query.agent, &query.url) {
+        let _ = writeln!(out, "name = {}", toml_string(&query.name));
+    }
     let _ = writeln!(out, "agent = {}", toml_string(&query.agent));
     let _ = writeln!(out, "url = {}", toml_string(&query.url));
     let _ = writeln!(out, "expect = {}", toml_string(query.expect.as_str()));

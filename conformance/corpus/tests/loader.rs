@@ -63,7 +63,9 @@ fn a_good_case_loads_with_defaults_applied() {
     assert_eq!(case.dimensions, vec![Dimension::GroupMerging]);
     assert_eq!(case.line, 3);
     let q = &case.queries;
-    assert_eq!(q[0].id, "good/1");
+    assert_eq!(q[0].id, "good/examplebot:/x");
+    assert_eq!(q[0].name, "examplebot:/x");
+    assert_eq!(q[1].id, "good/examplebot:/y");
     assert_eq!(q[0].requirements, vec!["2.1-GROUP"]);
     assert_eq!(q[0].level, Level::Must);
     assert_eq!(q[0].line, 14);
@@ -80,6 +82,115 @@ fn a_good_case_loads_with_defaults_applied() {
     assert_eq!((stats.cases, stats.queries), (1, 2));
     assert_eq!(stats.uncovered, vec!["2.2.2-TIE-ALLOW", "profile-BOM"]);
     assert!(stats.under_covered.contains(&"2.1-GROUP".to_string()));
+}
+
+/// Two queries of a case with the same derived name are refused at the second, naming
+/// the first's line and asking for `name`; a given name resolves it.
+#[test]
+fn colliding_names_are_refused_and_given_names_resolve_them() {
+    let twin = GOOD.replace("url = \"/y\"", "url = \"/x\"");
+    let e = error("collide", &twin);
+    assert!(
+        e.contains("t.toml:20: case `good`: query name `examplebot:/x` is also the name of the query at line 14")
+            && e.contains("give one of them a `name`"),
+        "{e}"
+    );
+    let named = twin.replace(
+        "[[case.query]]\nagent = \"examplebot\"\nurl = \"/x\"",
+        "[[case.query]]\nname = \"path-only\"\nagent = \"examplebot\"\nurl = \"/x\"",
+    );
+    let dir = corpus("named", &[("t.toml", &named)]);
+    let corpus = Corpus::load(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let ids: Vec<&str> = corpus.queries().map(|(_, q)| q.id.as_str()).collect();
+    assert_eq!(ids, ["good/examplebot:/x", "good/path-only"]);
+}
+
+/// A question example written as a positional id of corpus 2.x is refused with the id
+/// meant: from the table of 2.1.0's ids, else the query at that place.
+#[test]
+fn positional_examples_are_refused_with_the_id_meant() {
+    let dir = corpus("q-positional", &[("t.toml", GOOD)]);
+    let question = |examples: &str| {
+        format!(
+            "[[question]]\nid = \"Q-X\"\nquestion = \"q?\"\nlevel = \"MUST\"\ndecision = \"d\"\nexamples = [{examples}]\n[[question.rfc]]\nsection = \"2.1\"\ntext = \"t\"\n"
+        )
+    };
+    std::fs::write(dir.join("questions.toml"), question("\"good/1\"")).unwrap();
+    let e = Corpus::load(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains(
+            "example `good/1` is not a query of the corpus (positional ids `case/N` are gone"
+        ) && e.contains("the query at that place now is `good/examplebot:/x`"),
+        "{e}"
+    );
+    std::fs::write(
+        dir.join("questions.toml"),
+        question("\"wild-star-middle/1\""),
+    )
+    .unwrap();
+    let e = Corpus::load(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains(
+            "in corpus 2.1.0 it was the query now `wild-star-middle/examplebot:/shop/books/cart`"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn given_names_follow_the_rules_and_long_derived_names_need_one() {
+    for (name, why) in [
+        ("3", "digits only"),
+        ("a b", "ASCII letters, digits"),
+        ("-a", "starts with a letter or a digit"),
+        ("x:/y", "ASCII letters, digits"),
+    ] {
+        let text = GOOD.replacen(
+            "[[case.query]]\n",
+            &format!("[[case.query]]\nname = {name:?}\n"),
+            1,
+        );
+        let e = error("given", &text);
+        assert!(
+            e.contains(&format!(
+                "t.toml:14: case `good`: name `{name}` is not allowed"
+            )) && e.contains(why),
+            "{e}"
+        );
+    }
+    let long = GOOD.replace("url = \"/y\"", &format!("url = \"/{}\"", "y".repeat(200)));
+    let e = error("long", &long);
+    assert!(
+        e.contains("t.toml:20: case `good`: the name derived from this query's agent and URL")
+            && e.contains("characters long, over 100: give the query a short `name`"),
+        "{e}"
+    );
+}
+
+/// Without `level` on the query or its case, a query takes its RFC requirements' level,
+/// `MAY` for profile IDs only, and must say it when they differ.
+#[test]
+fn levels_default_to_the_requirements_level() {
+    let text = GOOD
+        .replace("level = \"MUST\"\n", "")
+        .replace("level = \"MAY\"\n", "");
+    let dir = corpus("levels", &[("t.toml", &text)]);
+    let loaded = Corpus::load(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let levels: Vec<Level> = loaded.queries().map(|(_, q)| q.level).collect();
+    assert_eq!(levels, [Level::Must, Level::May]);
+    let profile_only = text.replace(
+        "[\"2.2.1-UA-VALUE\", \"profile-google-agent\"]",
+        "[\"profile-google-agent\"]",
+    );
+    let dir = corpus("levels-profile", &[("t.toml", &profile_only)]);
+    let loaded = Corpus::load(&dir).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(loaded.cases()[0].queries[1].level, Level::May);
+    let mixed = text.replace("[\"2.1-GROUP\"]", "[\"2.1-GROUP\", \"2.2.2-TIE-ALLOW\"]");
+    let e = error("levels-mixed", &mixed);
+    assert!(
+        e.contains("t.toml:13: case `good`: query 1: the cited requirements are MUST and SHOULD: give `level`"),
+        "{e}"
+    );
 }
 
 #[test]

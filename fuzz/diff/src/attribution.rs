@@ -42,7 +42,7 @@ pub struct QuestionProbe {
 /// One example query of a question.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProbeExample {
-    /// The query id in the corpus (`case-id/N`).
+    /// The query id in the corpus (`case-id/name`).
     pub query: String,
     /// The robots.txt body.
     pub body: Vec<u8>,

@@ -9,6 +9,7 @@
 
 use crate::campaign::{CampaignReport, Found};
 use crate::signature::Signature;
+use reptest_corpus::names;
 use reptest_corpus::write::SEGMENT_THRESHOLD;
 use reptest_corpus::{Case, Corpus, Dimension, Expect, Level, Query};
 use std::collections::BTreeSet;
@@ -55,6 +56,17 @@ pub fn requirements(signature: &Signature) -> (Vec<&'static str>, &'static str) 
     }
     let level = ids.first().map_or("MUST", |(_, level)| level);
     (ids.iter().map(|(id, _)| *id).collect(), level)
+}
+
+/// The given name of a finding's query whose derived name would be too long to read.
+pub const LONG_URL: &str = "long-url";
+
+/// The name of a finding's one query: derived from its agent and URL, unless that is too
+/// long to read (a minimized input can keep a long path): then [`LONG_URL`], given.
+fn query_name(agent: &str, url: &str) -> String {
+    Some(names::derived(agent, url))
+        .filter(|name| names::fits(name))
+        .unwrap_or_else(|| LONG_URL.to_string())
 }
 
 /// The case id of a signature: `finding-<short hash>`.
@@ -108,6 +120,7 @@ pub fn finding_case(campaign: &str, seed: u64, found: &Found) -> Case {
         "finding: RFC verdict not yet decided; observed: {}",
         observed_line(found)
     );
+    let name = query_name(&example.agent, &example.url);
     Case {
         id: id.clone(),
         title: format!("Fuzzing finding: {signature}"),
@@ -115,7 +128,8 @@ pub fn finding_case(campaign: &str, seed: u64, found: &Found) -> Case {
         dimensions: signature.dimensions.iter().copied().collect(),
         fetch: None,
         queries: vec![Query {
-            id: format!("{id}/1"),
+            id: names::id(&id, &name),
+            name,
             agent: example.agent.clone(),
             url: example.url.clone(),
             expect: Expect::Either,
@@ -484,6 +498,17 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_urls_get_a_given_name() {
+        assert_eq!(
+            query_name("examplebot", "https://example.com/a"),
+            "examplebot:/a"
+        );
+        let long = format!("https://example.com/{}", "l".repeat(200));
+        assert_eq!(query_name("examplebot", &long), LONG_URL);
+        assert!(names::check_given(LONG_URL).is_ok());
+    }
 
     #[test]
     fn requirements_put_rfc_ids_first() {

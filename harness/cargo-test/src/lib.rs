@@ -148,16 +148,7 @@ impl Suite {
                 baseline.unsupported.len()
             );
         }
-        let baseline = match Baseline::load(&self.baseline) {
-            Ok(baseline) => baseline,
-            Err(BaselineError::Missing(path)) => {
-                return Err(format!(
-                "no baseline at {}: record one (and commit it) with {WRITE_BASELINE}=1 cargo test",
-                path.display()
-            ))
-            }
-            Err(e) => return Err(e.to_string()),
-        };
+        let baseline = self.load_baseline()?;
         let result = GateResult::compare(&baseline, &corpus, &run, self.strict);
         Ok(result
             .entries
@@ -173,6 +164,29 @@ impl Suite {
                     .with_ignored_flag(verdict.ignored)
             })
             .collect())
+    }
+
+    /// The baseline file, refused with the fix when it is missing or still lists the
+    /// positional ids of corpus 1.x or 2.x (`case/N`).
+    fn load_baseline(&self) -> Result<Baseline, String> {
+        let baseline = match Baseline::load(&self.baseline) {
+            Ok(baseline) => baseline,
+            Err(BaselineError::Missing(path)) => {
+                return Err(format!(
+                "no baseline at {}: record one (and commit it) with {WRITE_BASELINE}=1 cargo test",
+                path.display()
+            ))
+            }
+            Err(e) => return Err(e.to_string()),
+        };
+        if let Some(first) = baseline.positional_ids().first() {
+            return Err(format!(
+                "{} lists positional query ids of corpus 1.x or 2.x (e.g. `{first}`); ids are case/name since corpus 3.0.0: rewrite it with `reptest gate --migrate-baseline {}`, or re-record it with {WRITE_BASELINE}=1 cargo test",
+                self.baseline.display(),
+                self.baseline.display()
+            ));
+        }
+        Ok(baseline)
     }
 
     /// How one query's test ends: its failure message, or whether it is ignored.
@@ -219,7 +233,7 @@ impl Suite {
         F: Fn(&[u8], &str, &str) -> bool + Send + Sync + 'static,
     {
         let (corpus, run) = self.run_corpus(check)?;
-        let baseline = Baseline::load(&self.baseline).map_err(|e| e.to_string())?;
+        let baseline = self.load_baseline()?;
         let result = GateResult::compare(&baseline, &corpus, &run, self.strict);
         Ok(result.entries.iter().map(|e| self.verdict_of(e)).collect())
     }

@@ -98,7 +98,7 @@ const GOOGLE_NOT_MODELLED: &[(&str, &str)] = &[
         "strips form feed and vertical tab as white space",
     ),
     (
-        "typo-disallow-misspellings/4",
+        "typo-disallow-misspellings/examplebot:/four",
         "reads any key that starts with `disallow` (`Disallowed`) as disallow",
     ),
 ];

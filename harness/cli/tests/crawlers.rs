@@ -125,7 +125,10 @@ fn every_fetch_query_one_fetch_can_show_is_judged_over_http() {
     assert!(judged >= 30, "only {judged} fetch queries judged");
     // The 5xx family: wget 1.21.3 crawls on, where §2.3.1.4 says "MUST assume complete
     // disallow" (recorded, as any implementation's failure is).
-    assert_eq!(outcome("access-503/1").as_deref(), Some("allowed"));
+    assert_eq!(
+        outcome("access-503/examplebot:/").as_deref(),
+        Some("allowed")
+    );
 }
 
 #[test]

@@ -450,11 +450,11 @@ fn run_exit_code_matrix_and_json() {
         let index = query["index"].as_u64().unwrap() as usize;
         json["outcomes"][1][index]["word"].clone()
     };
-    assert_eq!(word("c/2"), "crash");
-    assert_eq!(word("c/1"), "allowed");
+    assert_eq!(word("c/crash-now:/x"), "crash");
+    assert_eq!(word("c/a:/x"), "allowed");
     assert_eq!(
         std::fs::read_to_string(&matrix).unwrap(),
-        "query\texpected\treference\tfixture-cli\nc/1\tallowed\tallowed\tallowed\nc/2\tallowed\tallowed\tcrash\nc/3\tallowed\tallowed\tallowed\n"
+        "query\texpected\treference\tfixture-cli\nc/a:/x\tallowed\tallowed\tallowed\nc/crash-now:/x\tallowed\tallowed\tcrash\nc/b:/x\tallowed\tallowed\tallowed\n"
     );
 
     // Only the reference named: exit 0.

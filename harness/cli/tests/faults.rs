@@ -216,7 +216,7 @@ fn an_adapter_that_hangs_is_timed_out_and_its_children_are_killed() {
     );
     assert!(
         done.stdout
-            .contains("small-1/1: timeout: fixture-hang: request 1 (agent `bot1`"),
+            .contains("small-1/bot1:/x1: timeout: fixture-hang: request 1 (agent `bot1`"),
         "the query in flight and the adapter are named:\n{}",
         done.stdout
     );
@@ -277,7 +277,7 @@ fn a_hundred_megabytes_without_a_newline_cost_bounded_memory() {
 fn a_slow_adapter_completes_the_run_with_the_default_timeout() {
     let done = survives_with("slow-big", "", true);
     let out = &done.stdout;
-    for query in ["big/1", "big/2"] {
+    for query in ["big/bot1:/x1", "big/bot2:/x2"] {
         assert!(
             out.contains(&format!("{query}: timeout: fixture-slow-big: request")),
             "{query} is named as a timeout:\n{out}"

@@ -162,16 +162,16 @@ fn every_fetch_query_is_judged_over_http_and_plain_cases_still_by_body() {
     // The status families as the libraries decide them (README, "Fetching libraries").
     let at = |id: &str| outcome(id);
     // §2.3.1.4: a 503 is complete disallow, for all four.
-    assert_eq!(at("access-503/1"), ["disallowed"; 4]);
+    assert_eq!(at("access-503/examplebot:/"), ["disallowed"; 4]);
     // §2.3.1.3: a 404 allows all, for all four.
-    assert_eq!(at("access-404/1"), ["allowed"; 4]);
+    assert_eq!(at("access-404/examplebot:/"), ["allowed"; 4]);
     // A 403: temoto and crawler-commons allow all, CPython and robotspy disallow all.
     assert_eq!(
-        at("access-403/1"),
+        at("access-403/examplebot:/page"),
         ["allowed", "allowed", "disallowed", "disallowed"]
     );
     // A reset mid-body: none of them gives a verdict (each raises or returns an error).
-    assert_eq!(at("access-network-error/1"), ["error"; 4]);
+    assert_eq!(at("access-network-error/examplebot:/"), ["error"; 4]);
     // Their errors name what happened on the wire, not a missing fetch.
     assert!(stdout.contains("Connection reset by peer"), "{stdout}");
     assert!(!stdout.contains("answered without requesting"), "{stdout}");
@@ -260,7 +260,7 @@ fn a_verdict_given_without_fetching_is_an_error() {
     assert_eq!(
         rows,
         [(
-            "fetching-fixture-200/1".to_string(),
+            "fetching-fixture-200/examplebot:/private".to_string(),
             vec!["error".to_string()]
         )]
     );

@@ -86,7 +86,10 @@ fn ids(table: &toml::Table, key: &str) -> Vec<String> {
 }
 
 fn known_failure_ids(table: &toml::Table) -> Vec<String> {
-    table["known_failure"]
+    let Some(entries) = table.get("known_failure") else {
+        return Vec::new(); // none
+    };
+    entries
         .as_array()
         .unwrap()
         .iter()
@@ -321,7 +324,15 @@ fn github_format_annotates_files_and_lines() {
             .parse()
             .unwrap();
         assert!(line > 0);
-        assert!(properties[2].starts_with("title=") && properties[2].ends_with(id.as_str()));
+        // Properties escape `%`, `:` and `,` (GitHub's workflow-command rules); ids hold `:`.
+        let escaped = id
+            .replace('%', "%25")
+            .replace(':', "%3A")
+            .replace(',', "%2C");
+        assert!(
+            properties[2].starts_with("title=") && properties[2].ends_with(&escaped),
+            "{error}"
+        );
     }
     assert!(errors[0].contains("title=reptest regression "), "{stdout}");
     assert!(
@@ -461,7 +472,7 @@ fn one_run_writes_several_formats() {
 fn a_regression_explains_itself_in_every_format() {
     let (dir, baseline) = recorded();
     let moved = inject_regression(&baseline);
-    let case = moved.rsplit_once('/').unwrap().0.to_string();
+    let case = moved.split_once('/').unwrap().0.to_string();
     let junit = dir.path().join("j.xml");
     let out = gate(
         &baseline,
@@ -484,9 +495,10 @@ fn a_regression_explains_itself_in_every_format() {
     assert!(stdout.contains("      requirement "), "{stdout}");
     assert!(stdout.contains(&show_case), "{stdout}");
     // GitHub: the annotation carries the same lines, newline-encoded.
+    let title = moved.replace('%', "%25").replace(':', "%3A");
     let annotation = stdout
         .lines()
-        .find(|l| l.starts_with("::error ") && l.contains(&moved))
+        .find(|l| l.starts_with("::error ") && l.contains(&title))
         .unwrap_or_else(|| panic!("an ::error for {moved}: {stdout}"));
     assert!(
         annotation.contains("%0Awhy: ") && annotation.contains(&show_case),
@@ -526,6 +538,76 @@ fn a_baseline_from_another_major_corpus_version_is_refused() {
     assert!(
         stderr.contains("was recorded against corpus") && stderr.contains("--write-baseline"),
         "{stderr}"
+    );
+}
+
+/// A baseline that reptest recorded for the reference on corpus 2.1.0, with its
+/// positional ids (`case/N`): refused as it is, with the command that migrates it;
+/// migrated, every id is a query of today's corpus, and the gate passes on it.
+#[test]
+fn an_old_baseline_migrates_and_the_gate_passes_on_it() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/reference-2.1.0.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = dir.path().join("reptest-baseline.toml");
+    std::fs::copy(&fixture, &baseline).unwrap();
+    let file = baseline.to_str().unwrap();
+    let old = read(&baseline);
+    let old_count = ids(&old, "passed").len() + ids(&old, "unsupported").len();
+    assert!(ids(&old, "passed")
+        .iter()
+        .all(|id| reptest_corpus::names::is_positional(id)));
+    let gate_reference = || reptest(&["gate", "--impl", "reference", "--baseline", file]);
+    let out = gate_reference();
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("positional query ids")
+            && stderr.contains(&format!("--migrate-baseline {file}")),
+        "{stderr}"
+    );
+
+    let out = reptest(&["gate", "--migrate-baseline", file]);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    assert!(
+        text(&out.stdout).starts_with(&format!("migrated {file}: ")),
+        "{}",
+        show(&out)
+    );
+    let migrated = read(&baseline);
+    let corpus = reptest_corpus::Corpus::load(reptest_corpus::default_dir()).unwrap();
+    let now: std::collections::BTreeSet<&str> =
+        corpus.queries().map(|(_, q)| q.id.as_str()).collect();
+    let mut all = ids(&migrated, "passed");
+    all.extend(ids(&migrated, "unsupported"));
+    all.extend(known_failure_ids(&migrated));
+    for id in &all {
+        assert!(
+            now.contains(id.as_str()),
+            "{id} is not a query of the corpus"
+        );
+    }
+    let dropped = text(&out.stdout).matches("\n  dropped ").count();
+    assert_eq!(
+        all.len() + dropped,
+        old_count + known_failure_ids(&old).len()
+    );
+    assert_eq!(migrated["implementation"].as_str(), Some("reference"));
+    assert_eq!(migrated["corpus_version"].as_str(), corpus.version());
+
+    let out = gate_reference();
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    assert!(
+        text(&out.stdout).contains("\nPASS: 0 regressions, 0 stale"),
+        "{}",
+        show(&out)
+    );
+    // A baseline with today's ids has nothing to migrate.
+    let out = reptest(&["gate", "--migrate-baseline", file]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert!(
+        text(&out.stderr).contains("nothing to migrate"),
+        "{}",
+        show(&out)
     );
 }
 

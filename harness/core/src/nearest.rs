@@ -63,7 +63,7 @@ mod tests {
             ["merge-two-star-groups"]
         );
         // A query id names its case as a prefix.
-        assert_eq!(nearest("merge-x/2", known, 5), ["merge-x"]);
+        assert_eq!(nearest("merge-x/examplebot:/a", known, 5), ["merge-x"]);
     }
 
     #[test]

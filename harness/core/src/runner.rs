@@ -114,10 +114,10 @@ impl Run {
     ///     elapsed: vec![Default::default()],
     ///     case_elapsed: vec![vec![("x".into(), Default::default())]],
     /// };
-    /// let run = shard("x/1").merge(shard("x/2")).unwrap();
-    /// assert_eq!(run.queries, ["x/1", "x/2"]);
-    /// assert_eq!(run.outcome(0, "x/2"), Some(&allowed));
-    /// assert!(shard("x/1").merge(shard("x/1")).is_err());
+    /// let run = shard("x/a:/1").merge(shard("x/a:/2")).unwrap();
+    /// assert_eq!(run.queries, ["x/a:/1", "x/a:/2"]);
+    /// assert_eq!(run.outcome(0, "x/a:/2"), Some(&allowed));
+    /// assert!(shard("x/a:/1").merge(shard("x/a:/1")).is_err());
     /// ```
     pub fn merge(mut self, other: Run) -> Result<Run, MergeError> {
         if self.implementations == other.implementations {

@@ -135,7 +135,7 @@ impl RootCause {
 /// One decided query an implementation did not pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    /// The query's id.
+    /// The query's id (`case/name`).
     pub id: String,
     /// What the profile expects.
     pub expected: Expect,
@@ -147,7 +147,7 @@ pub struct Failure {
 
 impl Failure {
     /// One line: the query id, its file and line, agent and URL, what was expected and
-    /// what came, e.g. `wrong/1 (corpus/rfc/x.toml:7) agent=a url=/x: expected allowed,
+    /// what came, e.g. `wrong/a:/x (corpus/rfc/x.toml:7) agent=a url=/x: expected allowed,
     /// got disallowed (line 2)`.
     pub fn describe(&self, corpus: &Corpus) -> String {
         match corpus.queries().find(|(_, q)| q.id == self.id) {

@@ -129,6 +129,8 @@ function readHash(){
     else if(k==='dir'){state.desc=v==='desc';}
     else if(k==='view'&&(v==='questions'||v==='matrix'||v==='scores'||v==='access'||v==='agreement')){state.view=v;}
     else if(k==='open'){var a=v.lastIndexOf('@');var id=a<0?v:v.slice(0,a);var name=a<0?'':v.slice(a+1);
+      /* a query id may hold '@' itself (its name holds the URL): a whole match wins */
+      if(rows.some(function(row){return row.q.id===v;})){id=v;name='';}
       var r=rows.findIndex(function(row){return row.q.id===id;});
       if(r>=0){state.open={r:r,i:impls.findIndex(function(im){return im.name===name;})};}}
   });

@@ -247,7 +247,7 @@ pub struct CaseEntry {
 /// One query of a case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QueryEntry {
-    /// The query id (`case/N`).
+    /// The query id (`case/name`).
     pub id: String,
     /// Its global index (row of the matrix).
     pub index: usize,

@@ -153,7 +153,7 @@ mod tests {
             id: "Q-lone-cr".into(),
             features: vec!["lone-cr".into()],
             examples: vec![ProbeExample {
-                query: "case/1".into(),
+                query: "case/examplebot:/p".into(),
                 body: b"User-agent: *\rDisallow: /p\n".to_vec(),
                 agent: "examplebot".into(),
                 url: "/p".into(),

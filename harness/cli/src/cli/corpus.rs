@@ -51,7 +51,8 @@ pub enum Command {
     Show {
         #[command(flatten)]
         corpus: CorpusArg,
-        /// The case id (see the case files under corpus/).
+        /// The case id (see the case files under corpus/), or a query id (`case/name`):
+        /// its case.
         id: String,
     },
     /// Rewrite the fuzzing write-ups (REPORTS/findings/NAME.md) from the findings files
@@ -255,6 +256,8 @@ fn unknown_case(corpus: &Corpus, id: &str) -> String {
 }
 
 fn show(corpus: &Corpus, id: &str) -> Outcome {
+    // A query id (`case/name`, as baselines and reports print it) shows its case.
+    let id = reptest_corpus::names::split_id(id).map_or(id, |(case, _)| case);
     let Some(case) = corpus.cases().iter().find(|c| c.id == id) else {
         return Err(unknown_case(corpus, id));
     };

@@ -3,6 +3,7 @@
 use super::{CorpusArg, Outcome};
 use reptest::gate::{self, Baseline, BaselineError, Context, GateResult};
 use reptest::impls;
+use reptest_corpus::positional::PositionalIds;
 use reptest_corpus::Profile;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -45,6 +46,8 @@ Typical use:
   reptest gate --impl my-parser --baseline reptest-baseline.toml --format junit --output reptest-junit.xml
   # both from one run: JUnit to a file, annotations to stdout
   reptest gate --impl my-parser --baseline reptest-baseline.toml --report junit=reptest-junit.xml --report github
+  # a baseline of corpus 1.x or 2.x (positional ids, case/N): rewrite it to today's ids
+  reptest gate --migrate-baseline reptest-baseline.toml
 
 Your own parser is an external adapter (harness/PROTOCOL.md) listed in an adapters.toml
 in a folder named by REPTEST_ADAPTERS; `reptest impls` lists the implementations.
@@ -53,11 +56,27 @@ pub struct Args {
     #[command(flatten)]
     corpus: CorpusArg,
     /// The one implementation to gate (see `reptest impls`).
-    #[arg(long = "impl", value_name = "NAME")]
-    implementation: String,
+    #[arg(
+        long = "impl",
+        value_name = "NAME",
+        required_unless_present = "migrate_baseline"
+    )]
+    implementation: Option<String>,
     /// The baseline file (TOML; record it with --write-baseline and commit it).
-    #[arg(long, value_name = "FILE")]
-    baseline: PathBuf,
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "migrate_baseline"
+    )]
+    baseline: Option<PathBuf>,
+    /// Rewrite FILE, a baseline recorded against corpus 1.x or 2.x (positional query ids,
+    /// `case/N`), to today's ids (`case/name`), in place; runs nothing. Queries removed
+    /// since are dropped and listed.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "implementation", "baseline", "profile", "format", "output", "reports", "strict",
+        "write_baseline",
+    ])]
+    migrate_baseline: Option<PathBuf>,
     /// Judge against this profile's expectations. Default: the baseline's profile
     /// (rfc9309 when recording one).
     #[arg(long, value_parser = super::profile_parser())]
@@ -95,36 +114,27 @@ enum Format {
 }
 
 pub fn run(args: Args) -> Outcome {
-    let name = args.implementation.trim();
+    if let Some(file) = &args.migrate_baseline {
+        return migrate(file, &args.corpus);
+    }
+    // clap requires both without --migrate-baseline.
+    let (Some(implementation), Some(baseline_file)) = (&args.implementation, &args.baseline) else {
+        return Err("give --impl NAME and --baseline FILE (or --migrate-baseline FILE)".into());
+    };
+    let name = implementation.trim();
     if name.is_empty() || name == "all" || name.contains(',') {
         return Err(format!(
-            "--impl names exactly one implementation, not `{}` (the gate compares one implementation with its baseline; see `reptest impls`)",
-            args.implementation
+            "--impl names exactly one implementation, not `{implementation}` (the gate compares one implementation with its baseline; see `reptest impls`)"
         ));
     }
     // The name first: every command suggested below names it.
     super::check_known(name)?;
-    let rerecord = rerecord(&args, name);
+    let rerecord = rerecord(&args, name, baseline_file);
     // Read the baseline before running anything: its errors need no run.
-    let previous = match Baseline::load(&args.baseline) {
-        Ok(baseline) => Some(baseline),
-        Err(BaselineError::Missing(_)) if args.write_baseline => None,
-        Err(BaselineError::Missing(path)) => {
-            return Err(format!(
-                "no baseline at {}: record one first (and commit it) with\n  {rerecord}",
-                path.display()
-            ))
-        }
-        // A baseline being re-recorded may be broken: it is overwritten.
-        Err(BaselineError::Invalid(_)) if args.write_baseline => None,
-        Err(e) => {
-            return Err(format!(
-                "{e}\n  fix: correct the file, or re-record it with\n  {rerecord}"
-            ))
-        }
-    };
+    let previous = read_previous(baseline_file, args.write_baseline, &rerecord)?;
     if let (Some(baseline), false) = (&previous, args.write_baseline) {
-        check_matches(baseline, &args, name, &rerecord)?;
+        check_matches(baseline, &args, name, baseline_file, &rerecord)?;
+        check_names(baseline, baseline_file)?;
     }
     let profile = match (&args.profile, &previous) {
         (Some(profile), _) => *profile,
@@ -133,8 +143,10 @@ pub fn run(args: Args) -> Outcome {
     };
     let corpus = args.corpus.load()?;
     if let (Some(baseline), false) = (&previous, args.write_baseline) {
-        check_version(baseline, &corpus, &args.baseline, &rerecord)?;
+        check_version(baseline, &corpus, baseline_file, &rerecord)?;
     }
+    // Re-recording over an old baseline keeps its reasons: under today's ids.
+    let previous = previous.map(|old| under_todays_ids(old, &corpus));
     let implementation = impls::one(name).map_err(|e| e.to_string())?;
     let run = super::run_corpus(&corpus, &[implementation]);
 
@@ -143,14 +155,14 @@ pub fn run(args: Args) -> Outcome {
         if let Some(previous) = previous.as_ref().filter(|p| p.implementation == name) {
             baseline.keep_reasons(previous);
         }
-        write(&args.baseline, &baseline.to_toml())?;
+        write(baseline_file, &baseline.to_toml())?;
         let either = gate::judge_all(&corpus, &run, name, profile)
             .iter()
             .filter(|judged| !judged.gated())
             .count();
         outln!(
             "wrote {}: {name}, profile {profile}, {} queries: {} passed, {} known failures, {} unsupported; {either} either, not gated (corpus {})",
-            args.baseline.display(),
+            baseline_file.display(),
             baseline.passed.len() + baseline.known_failures.len() + baseline.unsupported.len(),
             baseline.passed.len(),
             baseline.known_failures.len(),
@@ -162,12 +174,12 @@ pub fn run(args: Args) -> Outcome {
 
     // `previous` is set here: a missing or invalid baseline returned above.
     let Some(mut baseline) = previous else {
-        return Err(format!("no baseline at {}", args.baseline.display()));
+        return Err(format!("no baseline at {}", baseline_file.display()));
     };
     baseline.profile = profile;
     let result = GateResult::compare(&baseline, &corpus, &run, args.strict);
     let context = Context {
-        baseline: args.baseline.clone(),
+        baseline: baseline_file.clone(),
         rerecord,
         root: Some(display_root(&args.corpus)),
         elapsed: run.elapsed.first().copied().unwrap_or_default(),
@@ -209,6 +221,34 @@ pub fn run(args: Args) -> Outcome {
     })
 }
 
+/// The baseline at `file`, read before anything runs. When recording (`write`), a
+/// missing or broken file is no error: it is overwritten.
+fn read_previous(file: &Path, write: bool, rerecord: &str) -> Result<Option<Baseline>, String> {
+    match Baseline::load(file) {
+        Ok(baseline) => Ok(Some(baseline)),
+        Err(BaselineError::Missing(_) | BaselineError::Invalid(_)) if write => Ok(None),
+        Err(BaselineError::Missing(path)) => Err(format!(
+            "no baseline at {}: record one first (and commit it) with\n  {rerecord}",
+            path.display()
+        )),
+        Err(e) => Err(format!(
+            "{e}\n  fix: correct the file, or re-record it with\n  {rerecord}"
+        )),
+    }
+}
+
+/// `old` with today's ids when it lists the positional ids of corpus 1.x or 2.x (so
+/// re-recording keeps its reasons), else as it is.
+fn under_todays_ids(old: Baseline, corpus: &reptest_corpus::Corpus) -> Baseline {
+    if old.positional_ids().is_empty() {
+        return old;
+    }
+    match PositionalIds::embedded() {
+        Ok(table) => gate::migrate(&old, corpus, &table).map_or(old, |m| m.baseline),
+        Err(_) => old,
+    }
+}
+
 /// `FORMAT` or `FORMAT=FILE` of `--report`.
 fn parse_report(value: &str) -> Result<(Format, Option<PathBuf>), String> {
     let (format, file) = match value.split_once('=') {
@@ -222,10 +262,10 @@ fn parse_report(value: &str) -> Result<(Format, Option<PathBuf>), String> {
 }
 
 /// The command that (re-)records this baseline, with the options that matter.
-fn rerecord(args: &Args, name: &str) -> String {
+fn rerecord(args: &Args, name: &str, baseline: &Path) -> String {
     let mut command = format!(
         "reptest gate --impl {name} --baseline {}",
-        shell_word(&args.baseline.display().to_string())
+        shell_word(&baseline.display().to_string())
     );
     if let Some(profile) = &args.profile {
         command.push_str(&format!(" --profile {profile}"));
@@ -255,9 +295,10 @@ fn check_matches(
     baseline: &Baseline,
     args: &Args,
     name: &str,
+    file: &Path,
     rerecord: &str,
 ) -> Result<(), String> {
-    let file = args.baseline.display();
+    let file = file.display();
     if baseline.implementation != name {
         return Err(format!(
             "{file} is the baseline of `{}`, not `{name}`\n  fix: gate `{}` with it (--impl {}), or record a baseline for `{name}` in another file: reptest gate --impl {name} --baseline OTHER.toml --write-baseline",
@@ -271,6 +312,40 @@ fn check_matches(
         ));
     }
     Ok(())
+}
+
+/// A baseline with the positional ids of corpus 1.x and 2.x (`case/N`) is refused with
+/// the command that migrates it: gated as it is, none of its ids would be found.
+fn check_names(baseline: &Baseline, file: &Path) -> Result<(), String> {
+    let positional = baseline.positional_ids();
+    let Some(first) = positional.first() else {
+        return Ok(());
+    };
+    Err(format!(
+        "{} lists {} positional query ids (case/N, e.g. `{first}`) of corpus {}: since corpus 3.0.0 a query id is case/name\n  fix: rewrite it to today's ids, then gate again: reptest gate --migrate-baseline {}",
+        file.display(),
+        positional.len(),
+        baseline.corpus_version.as_deref().unwrap_or("1.x or 2.x"),
+        shell_word(&file.display().to_string())
+    ))
+}
+
+/// `--migrate-baseline FILE`: rewrites FILE's positional ids to today's, atomically, and
+/// says what it dropped (`reptest::gate::migrate`).
+fn migrate(file: &Path, corpus: &CorpusArg) -> Outcome {
+    let old = Baseline::load(file).map_err(|e| e.to_string())?;
+    let corpus = corpus.load()?;
+    let table = PositionalIds::embedded().map_err(|e| e.to_string())?;
+    let migration = gate::migrate(&old, &corpus, &table)
+        .map_err(|e| format!("{}: cannot migrate: {e}", file.display()))?;
+    write(file, &migration.baseline.to_toml())?;
+    outln!("migrated {}: {}", file.display(), migration.summary());
+    outln!(
+        "next: review the diff, then gate: reptest gate --impl {} --baseline {}",
+        shell_word(&migration.baseline.implementation),
+        shell_word(&file.display().to_string())
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A baseline recorded against another major version of the corpus is refused: its

@@ -14,8 +14,8 @@ pub const HEADER: &str = "\
 # reptest gate baseline: what one robots.txt implementation passes in reptest's RFC 9309
 # corpus, so CI can fail on a change (`reptest gate --impl NAME --baseline FILE`).
 #
-# - `passed`: query ids (case/N, see `reptest corpus show CASE`) that passed. One that
-#   fails later is a regression: the gate fails.
+# - `passed`: query ids (case/name, see `reptest corpus show CASE`) that passed. One
+#   that fails later is a regression: the gate fails.
 # - `[[known_failure]]`: queries that fail today. When one passes, the gate fails until
 #   its entry is removed (the ratchet: a fixed bug cannot come back unnoticed). Fill in
 #   `reason = \"...\"` to say why a failure is accepted; re-recording keeps reasons.
@@ -59,7 +59,7 @@ pub struct Baseline {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KnownFailure {
-    /// The query id (`case/N`).
+    /// The query id (`case/name`).
     pub id: String,
     /// The verdict the profile expects: `allowed`, `disallowed` or `either`.
     pub expected: String,
@@ -84,18 +84,13 @@ pub enum BaselineError {
     Invalid(String),
 }
 
-/// A sort key for query ids that orders `case/2` before `case/10`.
-pub(super) fn id_key(id: &str) -> (&str, u64, &str) {
-    match id.rsplit_once('/') {
-        Some((case, n)) => match n.parse() {
-            Ok(n) => (case, n, ""),
-            Err(_) => (case, u64::MAX, n),
-        },
-        None => (id, 0, ""),
-    }
+/// The sort key of a query id: its case, then its name (an id splits at its first `/`,
+/// `reptest_corpus::names`), so each case's queries stay together.
+pub(super) fn id_key(id: &str) -> (&str, &str) {
+    reptest_corpus::names::split_id(id).unwrap_or((id, ""))
 }
 
-/// Sorts query ids by case, then by query number.
+/// Sorts query ids by case, then by name.
 pub(super) fn sort_ids(ids: &mut [String]) {
     ids.sort_by(|a, b| id_key(a).cmp(&id_key(b)));
 }
@@ -103,7 +98,7 @@ pub(super) fn sort_ids(ids: &mut [String]) {
 /// One corpus query judged for one implementation: everything a report prints about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Judged {
-    /// The query id (`case/N`).
+    /// The query id (`case/name`).
     pub id: String,
     /// The case file the query is in.
     pub file: PathBuf,
@@ -259,7 +254,7 @@ impl Baseline {
         baseline
     }
 
-    /// Sorts every list by query id (case, then query number).
+    /// Sorts every list by query id (case, then name).
     pub fn normalize(&mut self) {
         sort_ids(&mut self.passed);
         sort_ids(&mut self.unsupported);

@@ -13,15 +13,18 @@
 //! GitHub test reporters read it) and [`github`] (GitHub Actions workflow commands).
 //!
 //! One file per concern: `baseline` (the file, and judging a run), `compare` (a run
-//! against a baseline), `render` (the three output formats, JUnit and GitHub through the
+//! against a baseline), `migrate` (a baseline of corpus 1.x or 2.x, whose ids were
+//! positional, rewritten to today's `case/name` ids), `render` (the three output formats, JUnit and GitHub through the
 //! crate's shared writers, [`crate::junit`] and [`crate::github`]).
 
 mod baseline;
 mod compare;
+mod migrate;
 mod render;
 
 pub use baseline::{judge_all, Baseline, BaselineError, Judged, KnownFailure, HEADER};
 pub use compare::{Counts, Entry, GateResult, Status};
+pub use migrate::{migrate, MigrateError, Migration};
 pub use render::{explain, github, human, junit, Context};
 
 #[cfg(test)]
@@ -204,7 +207,7 @@ mod tests {
         // flip[2]: passed before, fails now; flip[0]: known failure, passes now;
         // flip[3]: not in the baseline at all, fails.
         baseline.passed.retain(|id| *id != ids[flip[3]]);
-        baseline.passed.push("gone/1".into());
+        baseline.passed.push("gone/examplebot:/".into());
         let now = outcomes(&corpus, &flip[1..]);
         let result = GateResult::compare(&baseline, &corpus, &run_of(&corpus, now.clone()), false);
         let of = |entries: &[Entry]| -> Vec<String> {
@@ -213,7 +216,7 @@ mod tests {
         assert_eq!(of(&result.regressions), vec![ids[flip[2]].clone()]);
         assert_eq!(of(&result.stale), vec![ids[flip[0]].clone()]);
         assert_eq!(of(&result.new_failures), vec![ids[flip[3]].clone()]);
-        assert_eq!(result.missing, vec!["gone/1".to_string()]);
+        assert_eq!(result.missing, vec!["gone/examplebot:/".to_string()]);
         assert_eq!(result.counts.known_failures, 1);
         assert!(!result.is_ok());
         let regression = &result.regressions[0].query;
@@ -293,9 +296,14 @@ mod tests {
         );
         again.keep_reasons(&baseline);
         assert_eq!(again, baseline);
-        let mut ids = vec!["a/10".to_string(), "a/2".into(), "a-b/1".into()];
+        let mut ids = vec![
+            "a-b/x:/".to_string(),
+            "a/x:/b".into(),
+            "a/x:/a/z".into(),
+            "a/given".into(),
+        ];
         sort_ids(&mut ids);
-        assert_eq!(ids, ["a/2", "a/10", "a-b/1"]);
+        assert_eq!(ids, ["a/given", "a/x:/a/z", "a/x:/b", "a-b/x:/"]);
     }
 
     #[test]
