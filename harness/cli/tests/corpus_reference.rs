@@ -107,6 +107,22 @@ const GOOGLE_NOT_MODELLED: &[(&str, &str)] = &[
         "strips form feed and vertical tab as white space",
     ),
     (
+        "profile-google-escapes-as-written",
+        "compares percent-escapes as written: no hex-case folding, no decoding in a rule",
+    ),
+    (
+        "profile-google-dollar-inside-literal",
+        "reads a `$` before the end of a pattern as a literal octet",
+    ),
+    (
+        "profile-google-pattern-without-slash",
+        "keeps a pattern without `/` as a rule that matches nothing and ends the agents' run",
+    ),
+    (
+        "profile-google-control-octet-rule",
+        "keeps a rule with a control octet in its path",
+    ),
+    (
         "typo-disallow-misspellings/examplebot:/four",
         "reads any key that starts with `disallow` (`Disallowed`) as disallow",
     ),
