@@ -37,7 +37,7 @@ mod warning;
 
 pub use access::AccessReason;
 pub use config::{AgentValueMatch, Config, PatternWithoutSlash, MIN_PARSE_LIMIT};
-pub use robots::Robots;
+pub use robots::{comparison_path, Robots};
 pub use url::{origin, target_path};
 pub use verdict::{MatchedRule, Reason, RuleKind, Verdict};
 pub use warning::{Warning, WarningKind};

@@ -12,9 +12,10 @@ use crate::verdict::{Reason, RuleKind, Verdict};
 use crate::warning::{Sink, Warning, WarningKind};
 
 /// The path of `url` that rules are compared with: its path and query, normalized
-/// ([`crate::encode`]), with `.` and `..` segments resolved as a client resolves them
+/// (non-ASCII and reserved octets percent-encoded, escapes of unreserved characters
+/// decoded, hex digits upper case: RFC 9309 §2.2.2), with `.` and `..` segments resolved as a client resolves them
 /// before it fetches (RFC 3986 §5.2.4): the rules apply to the resource requested.
-pub(crate) fn comparison_path(url: &str) -> Cow<'_, [u8]> {
+pub fn comparison_path(url: &str) -> Cow<'_, [u8]> {
     let (slash, raw) = path_and_query(url.as_bytes());
     let path = if !slash && path_is_plain(raw) {
         Cow::Borrowed(raw)

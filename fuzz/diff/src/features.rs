@@ -541,29 +541,12 @@ fn encoding_features(bytes: &[u8], found: &mut BTreeSet<&'static str>) {
 }
 
 /// Whether a URL path (with query) is `/robots.txt` or starts with it, ignoring case,
-/// once its percent-encoded unreserved characters are decoded (RFC 9309 §2.2.2, §2.3).
+/// once compared as the reference compares paths (RFC 9309 §2.2.2, §2.3: percent-encoded
+/// unreserved characters decoded; [`reptest_reference::comparison_path`]).
 fn is_robots_txt_path(path: &str) -> bool {
-    let bytes = path.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() && decoded.len() < b"/robots.txt".len() {
-        let escaped = (bytes[i] == b'%')
-            .then(|| std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok())
-            .flatten()
-            .and_then(|hex| u8::from_str_radix(hex, 16).ok())
-            .filter(|b| b.is_ascii_alphanumeric() || b"-._~".contains(b));
-        match escaped {
-            Some(b) => {
-                decoded.push(b);
-                i += 3;
-            }
-            None => {
-                decoded.push(bytes[i]);
-                i += 1;
-            }
-        }
-    }
-    decoded.eq_ignore_ascii_case(b"/robots.txt")
+    let path = reptest_reference::comparison_path(path);
+    path.get(..b"/robots.txt".len())
+        .is_some_and(|start| start.eq_ignore_ascii_case(b"/robots.txt"))
 }
 
 /// The path (with query) of an absolute URL or a network-path reference (`//host/path`,
