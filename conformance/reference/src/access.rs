@@ -150,6 +150,11 @@ pub fn rules_in_force<'a>(fetch: &Fetch<'a>, config: &Config) -> RulesInForce<'a
     };
     match status {
         200..=299 => RulesInForce::Parsed(fetch.body),
+        429 if config.too_many_requests_unreachable => {
+            RulesInForce::DisallowAll(AccessReason::Unreachable {
+                status: Some(status),
+            })
+        }
         400..=499 => unavailable(AccessReason::Unavailable { status }, config),
         500..=599 => RulesInForce::DisallowAll(AccessReason::Unreachable {
             status: Some(status),

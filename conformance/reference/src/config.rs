@@ -52,6 +52,11 @@ pub struct Config {
     /// many redirects), `true` allows everything, `false` disallows
     /// everything. Default: `true`.
     pub unavailable_allows_all: bool,
+    /// `true`: a 429 (Too Many Requests) makes the file unreachable (a complete
+    /// disallow, as a 5xx does) instead of unavailable. RFC 9309 §2.3.1.3 puts 429 among
+    /// the 400-499 codes ("unavailable", MAY access everything); §2.3.1.4's complete
+    /// disallow is a stricter choice that conforms too (a Google choice). Default: `false`.
+    pub too_many_requests_unreachable: bool,
     /// RFC 9309 §2.3.1.2: crawlers SHOULD follow at least five redirects;
     /// a fetch that needed more than this many is treated as unavailable.
     /// Default: 5.
@@ -89,7 +94,8 @@ pub enum AgentValueMatch {
 /// forward slash"). Any other first octet makes the line no rule of the ABNF. The scope
 /// decision of `corpus/README.md` reads it strictly as no rule at all, or leniently
 /// (§2.2.4: "Crawlers MAY be lenient when interpreting other records.") as the rule it
-/// was evidently meant to be, repaired by a leading `/`.
+/// was evidently meant to be, repaired by a leading `/`. Google keeps it as a rule that
+/// matches nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum PatternWithoutSlash {
@@ -101,6 +107,11 @@ pub enum PatternWithoutSlash {
     /// The lenient reading: a `/` is put in front, `foo` becomes `/foo` (and
     /// counts one more octet of specificity).
     PrependSlash,
+    /// Google's reading (google/robotstxt): the line is a rule, so it ends a run of
+    /// user-agent lines, but its pattern, lacking the `/` every path starts with,
+    /// matches no path. The strict reading's grouping differs (the line is ignored
+    /// there), which is why `profile-google-pattern-without-slash` exists.
+    MatchesNothing,
 }
 
 impl Default for Config {
@@ -113,6 +124,7 @@ impl Default for Config {
             pattern_without_slash: PatternWithoutSlash::NoRule,
             max_line_length: None,
             unavailable_allows_all: true,
+            too_many_requests_unreachable: false,
             max_redirects: 5,
             index_html_allows_directory: false,
         }
@@ -125,17 +137,18 @@ impl Config {
         Config::default()
     }
 
-    /// The Google profile: typos accepted, lines cut at 16,664 octets,
-    /// [`AgentValueMatch::LeadingToken`], [`PatternWithoutSlash::PrependSlash`], and an
-    /// `Allow:` of `/dir/index.html` also allowing `/dir/`
-    /// ([`Config::index_html_allows_directory`]).
+    /// The Google profile: typos accepted; lines cut at 16,663 octets (robots.cc's
+    /// 2083 * 8-byte line buffer less its NUL); [`AgentValueMatch::LeadingToken`];
+    /// [`PatternWithoutSlash::MatchesNothing`]; an `Allow:` of `/dir/index.html` also
+    /// allowing `/dir/` ([`Config::index_html_allows_directory`]); a 429 read as
+    /// unreachable ([`Config::too_many_requests_unreachable`]).
     pub fn google() -> Config {
         Config {
             accept_typos: true,
-            max_line_length: Some(16_664),
-            agent_value: AgentValueMatch::LeadingToken,
-            pattern_without_slash: PatternWithoutSlash::PrependSlash,
+            max_line_length: Some(16_663),
+            pattern_without_slash: PatternWithoutSlash::MatchesNothing,
             index_html_allows_directory: true,
+            too_many_requests_unreachable: true,
             ..Config::default()
         }
     }
@@ -162,6 +175,7 @@ mod tests {
         assert_eq!(c.pattern_without_slash, PatternWithoutSlash::NoRule);
         assert_eq!(c.max_line_length, None);
         assert!(c.unavailable_allows_all);
+        assert!(!c.too_many_requests_unreachable);
         assert_eq!(c.max_redirects, 5);
         assert!(!c.index_html_allows_directory);
     }
@@ -170,11 +184,12 @@ mod tests {
     fn google_profile() {
         let g = Config::google();
         assert!(g.accept_typos);
-        assert_eq!(g.max_line_length, Some(16_664));
+        assert_eq!(g.max_line_length, Some(16_663));
         assert_eq!(g.agent_value, AgentValueMatch::LeadingToken);
-        assert_eq!(g.pattern_without_slash, PatternWithoutSlash::PrependSlash);
+        assert_eq!(g.pattern_without_slash, PatternWithoutSlash::MatchesNothing);
         assert!(g.skip_bom);
         assert!(g.index_html_allows_directory);
+        assert!(g.too_many_requests_unreachable);
     }
 
     #[test]

@@ -25,6 +25,8 @@
 
 pub mod access;
 mod config;
+#[cfg(feature = "corpus")]
+pub mod corpus;
 mod encode;
 mod group;
 mod lines;

@@ -131,7 +131,6 @@ fn build(body: &[u8], config: &Config, mut sink: Sink<'_>) -> Robots {
         }
     }
     let limit = config.effective_parse_limit();
-    let prepend = config.pattern_without_slash == PatternWithoutSlash::PrependSlash;
     let mut groups = Groups::with_capacity(body.get(..limit).unwrap_or(body));
     // RFC 9309 §2.1: consecutive user-agent lines share a group; a
     // user-agent line after a rule starts a new one. Blank lines, comments
@@ -194,8 +193,13 @@ fn build(body: &[u8], config: &Config, mut sink: Sink<'_>) -> Robots {
         let without_slash = !matches!(value.first(), None | Some(b'/') | Some(b'*'));
         if without_slash {
             sink.warn(number, || WarningKind::PatternWithoutSlash);
-            if !prepend {
-                continue;
+            match config.pattern_without_slash {
+                PatternWithoutSlash::NoRule => continue,
+                PatternWithoutSlash::MatchesNothing => {
+                    collecting_agents = false;
+                    continue;
+                }
+                PatternWithoutSlash::PrependSlash => {}
             }
         }
         collecting_agents = false;
@@ -464,27 +468,30 @@ User-Agent: quxbot\n";
     #[test]
     fn pattern_without_slash_modes() {
         let body = b"user-agent: *\ndisallow: foo\ndisallow: *.gif$\n";
-        let r = Robots::parse(body);
-        assert!(r.is_allowed("x", "/foo"));
-        assert!(!r.is_allowed("x", "/a.gif"));
-        let r = Robots::parse_with(body, &Config::google());
-        assert!(!r.is_allowed("x", "/foo"));
-        assert!(!r.is_allowed("x", "/a.gif"));
+        let repair = Config {
+            pattern_without_slash: PatternWithoutSlash::PrependSlash,
+            ..Config::default()
+        };
+        for (config, foo_allowed) in [
+            (Config::default(), true),
+            (Config::google(), true),
+            (repair.clone(), false),
+        ] {
+            let r = Robots::parse_with(body, &config);
+            assert_eq!(r.is_allowed("x", "/foo"), foo_allowed, "{config:?}");
+            assert!(!r.is_allowed("x", "/a.gif"));
+        }
         assert_eq!(kinds(body), vec![(2, WarningKind::PatternWithoutSlash)]);
         // Strictly no rule, the line does not end the run of user-agent lines: a and b
-        // share `Disallow: /y`; repaired as `/y`, it is a's own rule. Either way a may not
-        // fetch /y.
+        // share `Disallow: /y` (line 4); repaired as `/y`, it is a's own rule (line 2).
+        // Google keeps `y` as a's rule that matches nothing, so a may fetch /y.
         let body = b"user-agent: a\ndisallow: y\nuser-agent: b\ndisallow: /y\n";
-        for config in [Config::default(), Config::google()] {
-            assert!(!Robots::parse_with(body, &config).is_allowed("a", "/y"));
-        }
         assert_eq!(Robots::parse(body).check("a", "/y").line(), Some(4));
         assert_eq!(
-            Robots::parse_with(body, &Config::google())
-                .check("a", "/y")
-                .line(),
+            Robots::parse_with(body, &repair).check("a", "/y").line(),
             Some(2)
         );
+        assert!(Robots::parse_with(body, &Config::google()).is_allowed("a", "/y"));
     }
 
     #[test]

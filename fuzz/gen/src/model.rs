@@ -151,7 +151,8 @@ pub enum Padding {
     /// RFC's minimum parse limit of 500 KiB (RFC 9309 §2.5).
     RuleEndsAt(usize),
     /// The last rule's pattern is lengthened so that its line has this many octets
-    /// (without its line break): around Google's 16,664-octet line limit.
+    /// (without its line break): around Google's line limit (a 16,664-byte buffer: 16,663
+    /// octets and a NUL).
     LongLine(usize),
 }
 

@@ -281,6 +281,7 @@ fn check_access(
             (None, Some(c)) if c.age_hours <= MAX_CACHE_AGE_HOURS => "parsed",
             (None, Some(_)) => "disallow",
             (None, None) | (Some(200..=299), _) => "parsed",
+            (Some(429), _) if config.too_many_requests_unreachable => "disallow",
             (Some(400..=499), _) if config.unavailable_allows_all => "allow",
             _ => "disallow",
         }

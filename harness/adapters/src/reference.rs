@@ -1,7 +1,7 @@
 //! `reference`: reptest's own strict RFC 9309 matcher, in process.
 
 use reptest_core::{Capabilities, CaseInput, ImplInfo, Implementation, Outcome};
-use reptest_reference::{access, check_fetch, Config, Robots, Verdict};
+use reptest_reference::{check_fetch, Config, Robots, Verdict};
 
 /// The reference matcher with one configuration.
 pub struct Reference {
@@ -57,16 +57,7 @@ impl Implementation for Reference {
                     .collect()
             }
             Some(fetch) => {
-                let fetch = access::Fetch {
-                    status: fetch.status,
-                    network_error: fetch.network_error,
-                    redirects: fetch.redirects,
-                    body: case.robots,
-                    cache: fetch.cache.as_ref().map(|c| access::Cached {
-                        age_hours: c.age_hours,
-                        body: &c.body,
-                    }),
-                };
+                let fetch = reptest_reference::corpus::fetch(fetch, case.robots);
                 case.queries
                     .iter()
                     .map(|q| outcome(&check_fetch(&fetch, &self.config, q.agent, q.url)))

@@ -1,5 +1,6 @@
-//! Every corpus query through the reference matcher: all must pass, and the corpus must
-//! cover the whole requirement index.
+//! Every corpus query through the harness's reference adapter: all must pass, a choice
+//! is never a pass, and the corpus must cover the whole requirement index. (The reference
+//! drives the corpus itself, with both profiles, in `conformance/reference/tests/corpus.rs`.)
 
 use reptest::{impls, runner, score};
 use reptest_corpus::{Corpus, Level};
@@ -91,75 +92,5 @@ fn the_reference_reports_a_deciding_line_for_rule_verdicts() {
     assert!(
         with_line * 2 > run.outcomes[0].len(),
         "most verdicts come from a rule with a line: {with_line}"
-    );
-}
-
-/// Departures of the `google` profile that `Config::google()` does not model (a profile ID,
-/// or a query id for a single query), each with what Google does.
-const GOOGLE_NOT_MODELLED: &[(&str, &str)] = &[
-    (
-        "profile-google-bom-prefix",
-        "skips a partial BOM prefix before the first key",
-    ),
-    ("profile-google-nul-ends-line", "ends a line at a NUL octet"),
-    (
-        "profile-google-ascii-whitespace",
-        "strips form feed and vertical tab as white space",
-    ),
-    (
-        "profile-google-escapes-as-written",
-        "compares percent-escapes as written: no hex-case folding, no decoding in a rule",
-    ),
-    (
-        "profile-google-dollar-inside-literal",
-        "reads a `$` before the end of a pattern as a literal octet",
-    ),
-    (
-        "profile-google-pattern-without-slash",
-        "keeps a pattern without `/` as a rule that matches nothing and ends the agents' run",
-    ),
-    (
-        "profile-google-control-octet-rule",
-        "keeps a rule with a control octet in its path",
-    ),
-    (
-        "typo-disallow-misspellings/examplebot:/four",
-        "reads any key that starts with `disallow` (`Disallowed`) as disallow",
-    ),
-];
-
-/// The reference's `Config::google()` is the `google` profile in code: on every decided
-/// query without a fetch scenario where the profile departs from RFC 9309, it answers
-/// what the profile expects, unless the departure is listed in [`GOOGLE_NOT_MODELLED`].
-#[test]
-fn the_reference_google_config_answers_the_google_profile_where_it_departs() {
-    use reptest_corpus::{Expect, Profile};
-    use reptest_reference::{Config, Robots};
-    let corpus = corpus();
-    let listed = |id: &str| GOOGLE_NOT_MODELLED.iter().any(|(name, _)| *name == id);
-    let (mut checked, mut wrong) = (0, Vec::new());
-    for (case, query) in corpus.queries() {
-        let google = query.expect_for(Profile::Google);
-        if case.fetch.is_some() || google == query.expect || google == Expect::Either {
-            continue;
-        }
-        if listed(&query.id) || query.requirements.iter().any(|r| listed(r)) {
-            continue;
-        }
-        checked += 1;
-        let allowed =
-            Robots::parse_with(&case.body, &Config::google()).is_allowed(&query.agent, &query.url);
-        if allowed != (google == Expect::Allowed) {
-            wrong.push(format!("{} ({:?})", query.id, query.requirements));
-        }
-    }
-    assert!(
-        checked >= 40,
-        "only {checked} queries where the profile departs"
-    );
-    assert!(
-        wrong.is_empty(),
-        "Config::google() differs from the google profile:\n{}",
-        wrong.join("\n")
     );
 }

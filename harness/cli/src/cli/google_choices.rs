@@ -23,12 +23,12 @@ fn departures() -> [Departure; 4] {
             undo: |c, r| c.accept_typos = r.accept_typos,
         },
         Departure {
-            choice: "a line's octets beyond its first 16,664 are dropped, where RFC 9309 sets no limit",
+            choice: "a line's octets beyond its first 16,663 are dropped, where RFC 9309 sets no limit",
             differs: |g, r| g.max_line_length != r.max_line_length,
             undo: |c, r| c.max_line_length = r.max_line_length,
         },
         Departure {
-            choice: "a pattern starting with neither `/` nor `*` is read with a `/` in front, `x` as `/x`, where strictly it is no rule of RFC 9309 §2.2 and is ignored",
+            choice: "a pattern starting with neither `/` nor `*` (`x`) is kept as a rule that matches no path and ends the run of user-agent lines, where strictly it is no rule of RFC 9309 §2.2 and is ignored",
             differs: |g, r| g.pattern_without_slash != r.pattern_without_slash,
             undo: |c, r| c.pattern_without_slash = r.pattern_without_slash,
         },
@@ -77,11 +77,12 @@ mod tests {
     fn each_departure_is_found_when_it_decides() {
         let typo = choices("User-agent: *\nDissallow: /p\n", "/p");
         assert!(typo[0].starts_with("misspelt"), "{typo:?}");
-        let slash = choices("User-agent: *\nDisallow: p\n", "/p");
-        assert!(slash[0].contains("`x` as `/x`"), "{slash:?}");
+        let between = "User-agent: examplebot\nDisallow: p\nUser-agent: otherbot\nDisallow: /p\n";
+        let slash = choices(between, "/p");
+        assert!(slash[0].contains("matches no path"), "{slash:?}");
         let long = format!("User-agent: *\nDisallow: /p{}\n", "a".repeat(20_000));
         let cut = choices(&long, &format!("/p{}", "a".repeat(16_660)));
-        assert!(cut[0].contains("16,664"), "{cut:?}");
+        assert!(cut[0].contains("16,663"), "{cut:?}");
         let index = choices("User-agent: *\nDisallow: /\nAllow: /d/index.html\n", "/d/");
         assert!(index[0].contains("index.htm"), "{index:?}");
     }
