@@ -7,8 +7,8 @@
 2. No public library function returns Result<_, String>: errors are typed.
 
 A library file is a .rs file under conformance/, harness/ or fuzz/ that is not test,
-bench or example code (tests/, benches/, examples/, a `#[cfg(test)] mod` to the end of
-its file), not a build script (build.rs), not a binary (src/main.rs, src/bin/) and not
+bench or example code (tests/, benches/, examples/, a `#[cfg(test)] mod`), not a
+build script (build.rs), not a binary (src/main.rs, src/bin/) and not
 under harness/cli/src (the command line) or fuzz/targets (the cargo-fuzz binaries).
 
 One read may be allowed where it is the entry point of a program, with a comment
@@ -46,10 +46,51 @@ def library_files(root):
             yield relative, path
 
 
+def block_end(text, i):
+    """The offset after the `}` closing the block whose `{` is at `i`, skipping strings,
+    raw strings, character literals and comments."""
+    depth, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+        elif text.startswith("/*", i):
+            i = text.find("*/", i + 2)
+            i = n if i < 0 else i + 2
+            continue
+        elif (raw := re.match(r'b?r(#*)"', text[i : i + 260])) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+            close = '"' + raw.group(1)
+            i = text.find(close, i + raw.end())
+            i = n if i < 0 else i + len(close)
+            continue
+        elif c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == "'" and (char := re.match(r"'(?:\\.[^']*|[^\\'])'", text[i : i + 12])):
+            i += char.end()
+            continue
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return n
+
+
 def without_tests(text):
-    """The text before its first `#[cfg(test)] mod` (test modules end their files)."""
-    match = TEST_MODULE.search(text)
-    return text[: match.start()] if match else text
+    """The text with every `#[cfg(test)] mod` blanked out (its lines kept, empty)."""
+    while match := TEST_MODULE.search(text):
+        opening = text.find("{", match.end())
+        if opening < 0:
+            break
+        end = block_end(text, opening)
+        blanked = "\n" * text.count("\n", match.start(), end)
+        text = text[: match.start()] + blanked + text[end:]
+    return text
 
 
 def line_of(text, offset):
