@@ -441,6 +441,56 @@ pub struct Written {
     pub added: usize,
 }
 
+/// Why a campaign's findings could not be written: the campaign's name cannot name a
+/// file, or a folder or file could not be written.
+#[derive(Debug)]
+pub struct WriteError {
+    kind: WriteErrorKind,
+}
+
+#[derive(Debug)]
+enum WriteErrorKind {
+    /// The campaign name is not lowercase ASCII letters, digits and `-`.
+    CampaignName(String),
+    /// A folder could not be created.
+    CreateDir(PathBuf, std::io::Error),
+    /// A file could not be written.
+    Write(reptest_core::atomic::Error),
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.kind {
+            WriteErrorKind::CampaignName(name) => write!(
+                f,
+                "campaign name `{name}`: use lowercase ASCII letters, digits and `-`"
+            ),
+            WriteErrorKind::CreateDir(dir, e) => {
+                write!(f, "cannot create {}: {e}", dir.display())
+            }
+            WriteErrorKind::Write(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            WriteErrorKind::CampaignName(_) => None,
+            WriteErrorKind::CreateDir(_, e) => Some(e),
+            WriteErrorKind::Write(e) => Some(e),
+        }
+    }
+}
+
+impl From<reptest_core::atomic::Error> for WriteError {
+    fn from(e: reptest_core::atomic::Error) -> WriteError {
+        WriteError {
+            kind: WriteErrorKind::Write(e),
+        }
+    }
+}
+
 /// Writes `corpus/findings/<campaign>.toml` (adding cases for signatures not yet in any
 /// findings file) and `reports/findings/<campaign>.md`.
 pub fn write(
@@ -448,15 +498,15 @@ pub fn write(
     reports_dir: &Path,
     campaign: &str,
     report: &CampaignReport,
-) -> Result<Written, String> {
+) -> Result<Written, WriteError> {
     if campaign.is_empty()
         || !campaign
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
     {
-        return Err(format!(
-            "campaign name `{campaign}`: use lowercase ASCII letters, digits and `-`"
-        ));
+        return Err(WriteError {
+            kind: WriteErrorKind::CampaignName(campaign.to_string()),
+        });
     }
     let findings = corpus_dir.join("findings");
     let toml_path = findings.join(format!("{campaign}.toml"));
@@ -477,8 +527,9 @@ pub fn write(
     let markdown_dir = reports_dir.join("findings");
     let markdown = markdown_dir.join(format!("{campaign}.md"));
     for dir in [&findings, &markdown_dir] {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| WriteError {
+            kind: WriteErrorKind::CreateDir(dir.to_path_buf(), e),
+        })?;
     }
     reptest_core::atomic::write(&toml_path, text.as_bytes())?;
     // The write-up from the corpus as it now is (decisions and questions included); the

@@ -82,6 +82,10 @@ pub struct Options {
     /// `adapters.toml` value (`reptest survey --timeout`): the adapters' own timeout and
     /// restart machinery, with the caller's bound.
     pub external_timeout: Option<std::time::Duration>,
+    /// What the caller read from its environment (the state folder, extra adapter
+    /// folders, the protocol version, the search path): the command line passes its
+    /// own; the default sets none of it (see [`reptest_core::Environment`]).
+    pub environment: reptest_core::Environment,
 }
 
 /// The implementations reptest knows, made under one [`Options`] value. Their external
@@ -104,7 +108,10 @@ impl Registry {
     pub fn new(options: Options) -> Registry {
         Registry {
             #[cfg(feature = "external")]
-            handshakes: std::sync::Arc::new(external::Handshakes::new(options.cached_handshakes)),
+            handshakes: std::sync::Arc::new(external::Handshakes::new(
+                options.cached_handshakes,
+                &options.environment,
+            )),
             options,
         }
     }
@@ -116,13 +123,14 @@ impl Registry {
         // External adapters last (harness/external/*/adapters.toml, REPTEST_ADAPTERS).
         #[cfg(feature = "external")]
         all.extend(external::all_with(
+            &self.options.environment,
             &self.handshakes,
             self.options.external_timeout,
         ));
         // Crawlers after them (harness/site/src/crawl/).
         #[cfg(feature = "crawlers")]
         all.extend(
-            reptest_site::crawl::implementations()
+            reptest_site::crawl::implementations(&self.options.environment)
                 .into_iter()
                 .map(|c| Box::new(c) as Box<dyn Implementation>),
         );

@@ -16,6 +16,11 @@
 //! Record the baseline (and commit it) with `REPTEST_WRITE_BASELINE=1 cargo test`; the
 //! corpus is the one built into `reptest-corpus` (or [`Suite::corpus`]).
 //!
+//! [`Suite::run`] is the `main` of your test binary: it reads the binary's command line
+//! (`cargo test`'s options) and `REPTEST_WRITE_BASELINE`, the one place outside the
+//! `reptest` command line that reads the environment (`.ci/library-rules.py` allows it).
+//! Everything else here takes its settings as arguments ([`Suite::write_baseline`]).
+//!
 //! In `tests/conformance.rs`, with `[[test]] name = "conformance", harness = false` in
 //! your Cargo.toml:
 //!
@@ -39,12 +44,78 @@ use reptest_core::{
 };
 use reptest_corpus::{Corpus, Profile};
 use reptest_report::gate::{Baseline, BaselineError, GateResult, Status};
+use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The environment variable that makes a run record the baseline instead of judging.
 pub const WRITE_BASELINE: &str = "REPTEST_WRITE_BASELINE";
+
+/// Why the suite cannot judge: the corpus is invalid, the baseline is missing, unreadable
+/// or lists positional ids, or the baseline could not be written.
+#[derive(Debug)]
+pub struct Error {
+    kind: ErrorKind,
+}
+
+#[derive(Debug)]
+enum ErrorKind {
+    /// The corpus does not load.
+    Corpus(reptest_corpus::Error),
+    /// No baseline file at this path.
+    NoBaseline(PathBuf),
+    /// The baseline file cannot be read.
+    Baseline(BaselineError),
+    /// The baseline lists positional ids of corpus 1.x or 2.x (the file, the first id).
+    Positional(PathBuf, String),
+    /// The baseline could not be written.
+    Write(reptest_core::atomic::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ErrorKind::Corpus(e) => write!(f, "the corpus is invalid:\n{e}"),
+            ErrorKind::NoBaseline(path) => write!(
+                f,
+                "no baseline at {}: record one (and commit it) with {WRITE_BASELINE}=1 cargo test",
+                path.display()
+            ),
+            ErrorKind::Baseline(e) => e.fmt(f),
+            ErrorKind::Positional(path, first) => write!(
+                f,
+                "{} lists positional query ids of corpus 1.x or 2.x (e.g. `{first}`); ids are case/name since corpus 3.0.0: rewrite it with `reptest gate --migrate-baseline {}`, or re-record it with {WRITE_BASELINE}=1 cargo test",
+                path.display(),
+                path.display()
+            ),
+            ErrorKind::Write(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::Corpus(e) => Some(e),
+            ErrorKind::Baseline(e) => Some(e),
+            ErrorKind::Write(e) => Some(e),
+            ErrorKind::NoBaseline(_) | ErrorKind::Positional(..) => None,
+        }
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Error {
+        Error { kind }
+    }
+}
+
+impl From<reptest_core::atomic::Error> for Error {
+    fn from(e: reptest_core::atomic::Error) -> Error {
+        ErrorKind::Write(e).into()
+    }
+}
 
 /// A conformance suite for one parser, judged against one baseline file.
 #[derive(Debug, Clone)]
@@ -54,6 +125,7 @@ pub struct Suite {
     profile: Profile,
     corpus: Option<PathBuf>,
     strict: bool,
+    write_baseline: bool,
 }
 
 impl Suite {
@@ -66,6 +138,7 @@ impl Suite {
             profile: Profile::Rfc9309,
             corpus: None,
             strict: false,
+            write_baseline: false,
         }
     }
 
@@ -87,14 +160,27 @@ impl Suite {
         self
     }
 
+    /// Whether [`Suite::trials`] records the baseline before judging against it (what
+    /// `REPTEST_WRITE_BASELINE=1` asks of [`Suite::run`]); default `false`.
+    pub fn write_baseline(mut self, write: bool) -> Suite {
+        self.write_baseline = write;
+        self
+    }
+
     /// Runs every corpus query through `check` and reports one test per query, with the
-    /// command-line options `cargo test` passes (filters, `--ignored`, `--list`, ...).
+    /// command-line options `cargo test` passes (filters, `--ignored`, `--list`, ...);
+    /// with `REPTEST_WRITE_BASELINE` set, records the baseline first.
+    ///
+    /// The `main` of a test binary: the one library function that reads the environment
+    /// (`.ci/library-rules.py`), as it reads the binary's command line.
     pub fn run<F>(self, check: F) -> ExitCode
     where
         F: Fn(&[u8], &str, &str) -> bool + Send + Sync + 'static,
     {
         let arguments = Arguments::from_args();
-        match self.trials(check) {
+        // library-rules: allow env (a test binary's main: see the crate documentation)
+        let write = std::env::var_os(WRITE_BASELINE).is_some();
+        match self.write_baseline(write).trials(check) {
             Ok(trials) => libtest_mimic::run(&arguments, trials).exit_code(),
             Err(message) => {
                 eprintln!("reptest-cargo-test: {message}");
@@ -105,7 +191,7 @@ impl Suite {
 
     /// Records the baseline of `check` (what `REPTEST_WRITE_BASELINE=1` does in
     /// [`Suite::run`]) and returns it.
-    pub fn record<F>(&self, check: F) -> Result<Baseline, String>
+    pub fn record<F>(&self, check: F) -> Result<Baseline, Error>
     where
         F: Fn(&[u8], &str, &str) -> bool + Send + Sync + 'static,
     {
@@ -115,7 +201,7 @@ impl Suite {
         Ok(baseline)
     }
 
-    fn run_corpus<F>(&self, check: F) -> Result<(Corpus, runner::Run), String>
+    fn run_corpus<F>(&self, check: F) -> Result<(Corpus, runner::Run), Error>
     where
         F: Fn(&[u8], &str, &str) -> bool + Send + Sync + 'static,
     {
@@ -123,7 +209,7 @@ impl Suite {
             Some(dir) => Corpus::load(dir),
             None => Corpus::embedded(),
         }
-        .map_err(|e| format!("the corpus is invalid:\n{e}"))?;
+        .map_err(ErrorKind::Corpus)?;
         let parser = Closure::new(&self.name, check);
         let implementations: Vec<Box<dyn Implementation>> = vec![Box::new(parser)];
         let run = runner::run(&corpus, &implementations);
@@ -131,13 +217,14 @@ impl Suite {
     }
 
     /// The tests, one per corpus query, judged against the baseline (or the error that
-    /// prevents them): for a runner of your own, or to look at them.
-    pub fn trials<F>(&self, check: F) -> Result<Vec<Trial>, String>
+    /// prevents them): for a runner of your own, or to look at them. With
+    /// [`Suite::write_baseline`], the baseline is recorded first.
+    pub fn trials<F>(&self, check: F) -> Result<Vec<Trial>, Error>
     where
         F: Fn(&[u8], &str, &str) -> bool + Send + Sync + 'static,
     {
         let (corpus, run) = self.run_corpus(check)?;
-        if std::env::var_os(WRITE_BASELINE).is_some() {
+        if self.write_baseline {
             let baseline = Baseline::from_run(&corpus, &self.name, &run, self.profile);
             reptest_core::atomic::write(&self.baseline, baseline.to_toml().as_bytes())?;
             eprintln!(
@@ -168,23 +255,15 @@ impl Suite {
 
     /// The baseline file, refused with the fix when it is missing or still lists the
     /// positional ids of corpus 1.x or 2.x (`case/N`).
-    fn load_baseline(&self) -> Result<Baseline, String> {
+    fn load_baseline(&self) -> Result<Baseline, Error> {
         let baseline = match Baseline::load(&self.baseline) {
             Ok(baseline) => baseline,
-            Err(BaselineError::Missing(path)) => {
-                return Err(format!(
-                "no baseline at {}: record one (and commit it) with {WRITE_BASELINE}=1 cargo test",
-                path.display()
-            ))
-            }
-            Err(e) => return Err(e.to_string()),
+            Err(BaselineError::Missing(path)) => return Err(ErrorKind::NoBaseline(path).into()),
+            Err(e) => return Err(ErrorKind::Baseline(e).into()),
         };
         if let Some(first) = baseline.positional_ids().first() {
-            return Err(format!(
-                "{} lists positional query ids of corpus 1.x or 2.x (e.g. `{first}`); ids are case/name since corpus 3.0.0: rewrite it with `reptest gate --migrate-baseline {}`, or re-record it with {WRITE_BASELINE}=1 cargo test",
-                self.baseline.display(),
-                self.baseline.display()
-            ));
+            let first = first.to_string();
+            return Err(ErrorKind::Positional(self.baseline.clone(), first).into());
         }
         Ok(baseline)
     }
@@ -228,7 +307,7 @@ impl Suite {
 
     /// Every query's test outcome, without running a test harness (what
     /// [`Suite::trials`] turns into tests).
-    pub fn judge<F>(&self, check: F) -> Result<Vec<QueryTest>, String>
+    pub fn judge<F>(&self, check: F) -> Result<Vec<QueryTest>, Error>
     where
         F: Fn(&[u8], &str, &str) -> bool + Send + Sync + 'static,
     {
@@ -333,7 +412,8 @@ mod tests {
         let missing = Suite::new("x", dir.join("none.toml"));
         let error = missing
             .trials(|_: &[u8], _: &str, _: &str| true)
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains("REPTEST_WRITE_BASELINE=1 cargo test"),
             "{error}"

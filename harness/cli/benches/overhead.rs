@@ -14,11 +14,17 @@ use reptest::impls::external;
 use reptest::{impls, runner, Availability, CaseInput, Implementation, QueryInput};
 use std::time::Duration;
 
+/// The benchmarks' own environment (REPTEST_STATE, REPTEST_ADAPTERS, PATH), read here as the
+/// command line reads it: the libraries take it as a value.
+fn environment() -> reptest::Environment {
+    reptest::Environment::from_lookup(|name| std::env::var_os(name))
+}
+
 const FIXTURE: &str = env!("CARGO_BIN_EXE_reptest-fixture-adapter");
 
 fn fixture(dir: &tempfile::TempDir, toml: &str) -> Box<dyn Implementation> {
     std::fs::write(dir.path().join("adapters.toml"), toml).unwrap();
-    let mut adapters = external::from_dirs(&[dir.path().to_path_buf()]);
+    let mut adapters = external::from_dirs(&[dir.path().to_path_buf()], &environment());
     let adapter = adapters.pop().unwrap();
     assert_eq!(adapter.availability(), Availability::Available);
     adapter
@@ -72,7 +78,7 @@ fn protocol(c: &mut Criterion) {
 
 fn corpus(c: &mut Criterion) {
     let corpus = reptest_corpus::Corpus::load(reptest_corpus::default_dir()).unwrap();
-    let external: Vec<String> = external::all()
+    let external: Vec<String> = external::all(&environment())
         .iter()
         .map(|i| i.name().to_string())
         .collect();

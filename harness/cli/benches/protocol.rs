@@ -17,6 +17,12 @@ use reptest::{Availability, CaseInput, Implementation, Outcome, QueryInput};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The benchmarks' own environment (REPTEST_STATE, REPTEST_ADAPTERS, PATH), read here as the
+/// command line reads it: the libraries take it as a value.
+fn environment() -> reptest::Environment {
+    reptest::Environment::from_lookup(|name| std::env::var_os(name))
+}
+
 const DEFAULT_ADAPTERS: [&str; 4] = [
     "python-protego",
     "node-robots-parser",
@@ -101,7 +107,10 @@ fn adapters() -> Vec<String> {
 const FIXTURE: &str = env!("CARGO_BIN_EXE_reptest-fixture-adapter");
 
 fn protocol(c: &mut Criterion) {
-    let mut registry = external::config::load(&external::config::default_files());
+    let mut registry = external::config::load(
+        &external::config::default_files(&environment()),
+        &environment(),
+    );
     let fixture_dir = tempfile::tempdir().unwrap();
     let fixture_toml = fixture_dir.path().join("adapters.toml");
     std::fs::write(
@@ -111,7 +120,7 @@ fn protocol(c: &mut Criterion) {
     .unwrap();
     registry
         .adapters
-        .extend(external::config::load(&[fixture_toml]).adapters);
+        .extend(external::config::load(&[fixture_toml], &environment()).adapters);
     let robots = body();
     let owned = queries();
     let queries: Vec<QueryInput<'_>> = owned

@@ -9,6 +9,12 @@
 
 use reptest::{impls, Availability, CaseInput, ImplKind, Implementation, QueryInput};
 
+/// The tests' own environment (REPTEST_STATE, REPTEST_ADAPTERS, PATH), read here as the
+/// command line reads it: the libraries take it as a value.
+fn environment() -> reptest::Environment {
+    reptest::Environment::from_lookup(|name| std::env::var_os(name))
+}
+
 struct Sanity {
     robots: &'static [u8],
     queries: &'static [(&'static str, &'static str, bool)],
@@ -78,10 +84,14 @@ fn check(implementation: &dyn Implementation) -> Vec<String> {
 /// Checks every registered implementation that `chosen` picks (at least one must be):
 /// each must be available and pass the sanity cases.
 fn sanity_of(what: &str, chosen: impl Fn(&dyn Implementation) -> bool) {
-    let all: Vec<_> = impls::all()
-        .into_iter()
-        .filter(|i| chosen(i.as_ref()))
-        .collect();
+    let all: Vec<_> = impls::Registry::new(impls::Options {
+        environment: environment(),
+        ..Default::default()
+    })
+    .all()
+    .into_iter()
+    .filter(|i| chosen(i.as_ref()))
+    .collect();
     assert!(!all.is_empty(), "no {what} is registered");
     let availability = impls::availabilities(&all);
     let mut failures = Vec::new();

@@ -11,6 +11,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// The tests' own environment (REPTEST_STATE, REPTEST_ADAPTERS, PATH), read here as the
+/// command line reads it: the libraries take it as a value.
+fn environment() -> reptest::Environment {
+    reptest::Environment::from_lookup(|name| std::env::var_os(name))
+}
+
 const FIXTURE: &str = env!("CARGO_BIN_EXE_reptest-fixture-adapter");
 const REPTEST: &str = env!("CARGO_BIN_EXE_reptest");
 
@@ -27,7 +33,7 @@ fn adapters_dir(name: &str, toml: &str) -> PathBuf {
 
 /// The one adapter registered by `toml`.
 fn adapter(name: &str, toml: &str) -> Box<dyn Implementation> {
-    let mut all = external::from_dirs(&[adapters_dir(name, toml)]);
+    let mut all = external::from_dirs(&[adapters_dir(name, toml)], &environment());
     assert_eq!(all.len(), 1, "one adapter in {toml}");
     all.pop().unwrap()
 }
@@ -163,7 +169,7 @@ fn a_failed_handshake_or_missing_program_is_unavailable_with_a_fix() {
         &persistent_toml("fixture-missing", &["/nonexistent/adapter"], ""),
     );
     std::fs::write(dir.join("setup.sh"), "true\n").unwrap();
-    let missing = external::from_dirs(std::slice::from_ref(&dir))
+    let missing = external::from_dirs(std::slice::from_ref(&dir), &environment())
         .pop()
         .unwrap();
     let Availability::Unavailable { why, fix } = missing.availability() else {
@@ -178,7 +184,7 @@ fn a_malformed_registration_is_an_unavailable_entry_naming_file_and_line() {
     let all = external::from_dirs(&[adapters_dir(
         "malformed",
         "[[adapter]]\nname = \"ok\"\nlanguage = \"Rust\"\ncommand = [\"x\"]\n\n[[adapter]]\nname = \"broken\"\nlanguage = \"Rust\"\n",
-    )]);
+    )], &environment());
     assert_eq!(all.len(), 2);
     let Availability::Unavailable { why, .. } = all[1].availability() else {
         panic!("malformed is unavailable")
@@ -560,7 +566,7 @@ fn v2_fixture(name: &str, extra: &str, max: u64) -> external::Persistent {
         name,
         &persistent_toml(&format!("fixture-{name}"), &[FIXTURE, "v2"], extra),
     );
-    let spec = external::config::load(&[dir.join("adapters.toml")])
+    let spec = external::config::load(&[dir.join("adapters.toml")], &environment())
         .adapters
         .pop()
         .unwrap();
@@ -658,7 +664,7 @@ fn a_v1_adapter_is_spoken_to_in_v1() {
         "v1-still",
         &persistent_toml("fixture-v1-still", &[FIXTURE, "faulty"], ""),
     );
-    let spec = external::config::load(&[dir.join("adapters.toml")])
+    let spec = external::config::load(&[dir.join("adapters.toml")], &environment())
         .adapters
         .pop()
         .unwrap();
@@ -765,7 +771,10 @@ fn every_external_adapter_answers_the_same_over_v1_and_v2() {
     let mixed_body: &[u8] =
         b"User-agent: examplebot\nDisallow: /private\nAllow: /private/open\n\nUser-agent: *\nDisallow: /\n";
 
-    let registry = external::config::load(&external::config::default_files());
+    let registry = external::config::load(
+        &external::config::default_files(&environment()),
+        &environment(),
+    );
     let mut compared = Vec::new();
     for spec in registry.adapters {
         if !spec.file.starts_with(external::config::builtin_dir())

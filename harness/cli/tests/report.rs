@@ -23,6 +23,12 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Instant;
 
+/// The tests' own environment (REPTEST_STATE, REPTEST_ADAPTERS, PATH), read here as the
+/// command line reads it: the libraries take it as a value.
+fn environment() -> reptest::Environment {
+    reptest::Environment::from_lookup(|name| std::env::var_os(name))
+}
+
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
@@ -36,10 +42,14 @@ fn report() -> &'static Report {
     static REPORT: OnceLock<Result<Report, String>> = OnceLock::new();
     REPORT
         .get_or_init(|| {
-            let all: Vec<_> = impls::all()
-                .into_iter()
-                .filter(|i| i.name() != "google")
-                .collect();
+            let all: Vec<_> = impls::Registry::new(impls::Options {
+                environment: environment(),
+                ..Default::default()
+            })
+            .all()
+            .into_iter()
+            .filter(|i| i.name() != "google")
+            .collect();
             let availability = impls::availabilities(&all);
             let mut missing = Vec::new();
             let mut chosen = Vec::new();

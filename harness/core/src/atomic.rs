@@ -17,22 +17,56 @@
 //! ```
 
 use crate::shutdown;
-use std::io::Write;
+use std::fmt;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
+/// Why a file could not be written: its path and the I/O error. `Display` is
+/// `cannot write PATH: ERROR`.
+#[derive(Debug)]
+pub struct Error {
+    path: PathBuf,
+    source: io::Error,
+}
+
+impl Error {
+    fn new(path: &Path, source: io::Error) -> Error {
+        Error {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// The file that could not be written.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot write {}: {}", self.path.display(), self.source)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
 /// Writes `bytes` to `path` atomically; the error names the file.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     write_all(&[(path.to_path_buf(), bytes)])
 }
 
 /// Writes every `(path, bytes)`: all are staged first, then renamed into place one after
 /// another. If any cannot be staged, none is touched; the error names the file.
-pub fn write_all<B: AsRef<[u8]>>(files: &[(PathBuf, B)]) -> Result<(), String> {
+pub fn write_all<B: AsRef<[u8]>>(files: &[(PathBuf, B)]) -> Result<(), Error> {
     let mut staged = Staged(Vec::with_capacity(files.len()));
     for (path, bytes) in files {
-        let temp = stage(path, bytes.as_ref())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let temp = stage(path, bytes.as_ref()).map_err(|e| Error::new(path, e))?;
         staged.0.push((temp, path.clone()));
     }
     staged.commit()
@@ -41,7 +75,7 @@ pub fn write_all<B: AsRef<[u8]>>(files: &[(PathBuf, B)]) -> Result<(), String> {
 /// Writes `bytes` into a new temporary file beside `path` (registered with
 /// [`shutdown`], so a signal removes it) and syncs it. The file gets the mode a newly
 /// created file gets (0666 less the umask), or the mode of the file at `path` it replaces.
-fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<NamedTempFile> {
+fn stage(path: &Path, bytes: &[u8]) -> io::Result<NamedTempFile> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -52,7 +86,7 @@ fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<NamedTempFile> {
         .unwrap_or_default();
     let mut registry = shutdown::lock();
     if shutdown::ending() {
-        return Err(std::io::Error::other("reptest is ending"));
+        return Err(io::Error::other("reptest is ending"));
     }
     let prefix = format!(".{name}.");
     let mut builder = tempfile::Builder::new();
@@ -81,12 +115,12 @@ struct Staged(Vec<(NamedTempFile, PathBuf)>);
 impl Staged {
     /// Renames every staged file into place, holding the shutdown lock so that a signal
     /// waits for the renames to finish.
-    fn commit(mut self) -> Result<(), String> {
+    fn commit(mut self) -> Result<(), Error> {
         let mut registry = shutdown::lock();
         for (temp, path) in self.0.drain(..) {
             registry.staged.remove(temp.path());
             temp.persist(&path)
-                .map_err(|e| format!("cannot write {}: {}", path.display(), e.error))?;
+                .map_err(|e| Error::new(&path, e.error))?;
         }
         Ok(())
     }
@@ -114,7 +148,8 @@ mod tests {
         let missing = dir.path().join("no-such-folder").join("b.txt");
         let err =
             write_all(&[(a.clone(), b"new a".to_vec()), (missing, b"b".to_vec())]).unwrap_err();
-        assert!(err.contains("b.txt"), "{err}");
+        assert!(err.to_string().contains("b.txt"), "{err}");
+        assert!(err.path().ends_with("b.txt"), "{err}");
         assert_eq!(std::fs::read_to_string(&a).unwrap(), "old a");
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(left.len(), 1, "no temporary file is left: {left:?}");

@@ -10,7 +10,8 @@
 //!
 //! Also here: [`atomic`] output (a failed write never truncates a file), orderly
 //! [`shutdown`] (adapters are stopped on a signal), [`visible`] notation for bytes and
-//! [`markup`] escaping, and the [`nearest`] known names for "did you mean".
+//! [`markup`] escaping, the [`nearest`] known names for "did you mean", and the
+//! [`Environment`] the command line reads once and hands down (no library reads it).
 //!
 //! ```
 //! use reptest_core::{runner, score, CaseInput, ImplInfo, ImplKind, Implementation, Outcome};
@@ -45,6 +46,7 @@
 
 pub mod atomic;
 pub mod causes;
+pub mod environment;
 mod implementation;
 pub mod lines;
 pub mod markup;
@@ -56,6 +58,7 @@ pub mod tail;
 pub mod url;
 pub mod visible;
 
+pub use environment::Environment;
 pub use implementation::{
     seconds, Availability, Capabilities, CaseInput, ImplInfo, ImplKind, Implementation, Outcome,
     QueryInput,

@@ -4,8 +4,9 @@ use std::fmt;
 use std::io;
 use std::net::Ipv4Addr;
 
-/// Why a scenario or a crawl could not be started: the scenario is invalid, an address is
-/// not on loopback, binding / the runtime / the thread failed; or (for
+/// Why a scenario or a crawl could not be started: a corpus case's fetch outcome cannot be
+/// served by one fetch over HTTP ([`scenario_for`](crate::scenario_for)), the scenario is
+/// invalid, an address is not on loopback, binding / the runtime / the thread failed; or (for
 /// [`crawl`](crate::crawl)) the crawler description is invalid, its program cannot be
 /// started, or its work directory cannot be made.
 ///
@@ -26,6 +27,8 @@ pub struct Error {
 
 #[derive(Debug)]
 enum Kind {
+    /// A fetch outcome one fetch over HTTP cannot show (a stale cached copy, ...).
+    Unservable(String),
     /// The scenario cannot be served as written.
     Invalid(String),
     /// A caller-chosen address outside 127.0.0.0/8.
@@ -43,6 +46,12 @@ enum Kind {
 }
 
 impl Error {
+    pub(crate) fn unservable(message: impl Into<String>) -> Self {
+        Self {
+            kind: Kind::Unservable(message.into()),
+        }
+    }
+
     pub(crate) fn invalid(message: impl Into<String>) -> Self {
         Self {
             kind: Kind::Invalid(message.into()),
@@ -85,6 +94,12 @@ impl Error {
         }
     }
 
+    /// Whether a fetch outcome was asked for that one fetch over HTTP cannot show
+    /// ([`scenario_for`](crate::scenario_for)).
+    pub fn is_unservable(&self) -> bool {
+        matches!(self.kind, Kind::Unservable(_))
+    }
+
     /// Whether the scenario (or an option) itself is at fault, rather than the machine.
     pub fn is_invalid_scenario(&self) -> bool {
         matches!(self.kind, Kind::Invalid(_) | Kind::NotLoopback(_))
@@ -105,6 +120,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
+            Kind::Unservable(message) => f.write_str(message),
             Kind::Invalid(message) => write!(f, "invalid scenario: {message}"),
             Kind::NotLoopback(address) => {
                 write!(f, "{address} is not a loopback address (127.0.0.0/8)")
@@ -125,7 +141,9 @@ impl std::error::Error for Error {
             | Kind::Start(error)
             | Kind::Spawn(_, error)
             | Kind::Setup(error) => Some(error),
-            Kind::Invalid(_) | Kind::NotLoopback(_) | Kind::Crawler(_) => None,
+            Kind::Unservable(_) | Kind::Invalid(_) | Kind::NotLoopback(_) | Kind::Crawler(_) => {
+                None
+            }
         }
     }
 }

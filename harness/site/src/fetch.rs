@@ -19,13 +19,15 @@
 
 use reptest_corpus::{ContentEncoding, Fetch, NetworkFault};
 
+use crate::error::Error;
 use crate::scenario::{Fault, Redirect, Scenario};
 
 /// The status a faulty response starts with before it fails: the file was on its way.
 const FAULTY_STATUS: u16 = 200;
 
 /// The scenario that serves `body` the way `fetch` says it was obtained (`None`: a plain
-/// `200`), or why one fetch over HTTP cannot show it.
+/// `200`), or why one fetch over HTTP cannot show it ([`Error::is_unservable`]; an
+/// invalid scenario otherwise).
 ///
 /// ```
 /// use reptest_corpus::{Cache, Fetch};
@@ -35,7 +37,7 @@ const FAULTY_STATUS: u16 = 200;
 /// let stale = Fetch { cache: Some(Cache { age_hours: 30, body: vec![] }), ..Fetch::default() };
 /// assert!(reptest_site::scenario_for(Some(&stale), b"").is_err());
 /// ```
-pub fn scenario_for(fetch: Option<&Fetch>, body: &[u8]) -> Result<Scenario, String> {
+pub fn scenario_for(fetch: Option<&Fetch>, body: &[u8]) -> Result<Scenario, Error> {
     let Some(fetch) = fetch else {
         return Ok(Scenario::new(200, body));
     };
@@ -48,13 +50,13 @@ pub fn scenario_for(fetch: Option<&Fetch>, body: &[u8]) -> Result<Scenario, Stri
             return Ok(Scenario::new(200, cache.body.as_slice()));
         }
         Some(cache) if !refetched => {
-            return Err(format!(
+            return Err(Error::unservable(format!(
                 "a cached copy {} hours old, not fetched again (RFC 9309 §2.4: not to be used \
                  past {} hours), cannot be shown by one fetch over HTTP: no crawler can be \
                  made to hold a copy that old",
                 cache.age_hours,
                 reptest_corpus::Cache::MAX_AGE_HOURS
-            ));
+            )));
         }
         // A refetch outcome decides the verdicts (§2.3.1): it is served as it is.
         _ => {}
@@ -69,12 +71,11 @@ pub fn scenario_for(fetch: Option<&Fetch>, body: &[u8]) -> Result<Scenario, Stri
     });
     let fault = match (fetch.fault, fetch.network_error) {
         (Some(NetworkFault::Refused), _) if hops == 0 => {
-            return Err(
+            return Err(Error::unservable(
                 "a refused connection with no redirect in front refuses the site's \
                         only origin: the start page would be unreachable too, and the crawl \
-                        would show nothing about robots.txt"
-                    .into(),
-            );
+                        would show nothing about robots.txt",
+            ));
         }
         (Some(NetworkFault::Refused), _) => Some(Fault::ConnectionRefused),
         (Some(NetworkFault::Reset), _) | (None, true) => Some(Fault::ResetMidBody),
@@ -85,7 +86,9 @@ pub fn scenario_for(fetch: Option<&Fetch>, body: &[u8]) -> Result<Scenario, Stri
         (Some(_), _) => FAULTY_STATUS,
         (None, Some(status)) => status,
         (None, None) => {
-            return Err("the fetch outcome names no status and no network error".into());
+            return Err(Error::unservable(
+                "the fetch outcome names no status and no network error",
+            ));
         }
     };
     let mut scenario = Scenario::new(status, body)
@@ -97,7 +100,7 @@ pub fn scenario_for(fetch: Option<&Fetch>, body: &[u8]) -> Result<Scenario, Stri
     if let Some(content_type) = &fetch.content_type {
         scenario = scenario.with_content_type(content_type.as_str());
     }
-    scenario.validate().map_err(|e| e.to_string())?;
+    scenario.validate()?;
     Ok(scenario)
 }
 
@@ -183,7 +186,7 @@ mod tests {
         // Refused on the only origin: the start page would be refused too.
         let why =
             scenario_for(Some(&faulty(Some(NetworkFault::Refused), 0, false)), b"").unwrap_err();
-        assert!(why.contains("start page"), "{why}");
+        assert!(why.to_string().contains("start page"), "{why}");
     }
 
     #[test]
@@ -237,6 +240,8 @@ mod tests {
             ..Fetch::default()
         };
         let why = scenario_for(Some(&stale), b"").unwrap_err();
+        assert!(why.is_unservable(), "{why}");
+        let why = why.to_string();
         assert!(why.contains("25 hours") && why.contains("§2.4"), "{why}");
     }
 

@@ -19,6 +19,7 @@ use reptest_core::url::QueryUrl;
 use reptest_core::CaseInput;
 
 use crate::crawl::TERM_GRACE;
+use crate::error::Error;
 use crate::fetch::scenario_for;
 use crate::log::Request;
 use crate::scenario::{Fault, Scenario};
@@ -39,7 +40,7 @@ pub const SITE_MARGIN: Duration = Duration::from_secs(5);
 /// let case = CaseInput { robots: b"", fetch: Some(&fetch), queries: &[] };
 /// assert_eq!(reptest_site::served::case_scenario(&case).unwrap().response.status, 404);
 /// ```
-pub fn case_scenario(case: &CaseInput<'_>) -> Result<Scenario, String> {
+pub fn case_scenario(case: &CaseInput<'_>) -> Result<Scenario, Error> {
     scenario_for(case.fetch, case.robots)
 }
 

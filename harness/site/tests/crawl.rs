@@ -14,6 +14,12 @@ use procs::group_running;
 use reptest_site::crawl::{self, CrawlReport, Crawler, Exit, Verdict};
 use reptest_site::Scenario;
 
+/// What the tests' own environment says (REPTEST_STATE, PATH): the test reads it, as the
+/// command line does for reptest.
+fn environment() -> reptest_core::Environment {
+    reptest_core::Environment::from_lookup(|name| std::env::var_os(name))
+}
+
 /// The product token every crawler is given.
 const AGENT: &str = "ReptestBot";
 /// The queried pages: two under the disallowed `/private/`, two not.
@@ -40,7 +46,7 @@ fn expected_for_200() -> Vec<(&'static str, Verdict)> {
 /// Whether `crawler` can run here; if not, fails with its install command unless
 /// `REPTEST_SKIP_CRAWLERS=1`.
 fn require(crawler: &Crawler) -> bool {
-    if crawler.is_installed() {
+    if crawler.is_installed(environment().search_path()) {
         return true;
     }
     let install = crawler.package().map_or_else(
@@ -97,7 +103,10 @@ fn robots_requests_carry_the_agent(report: &CrawlReport) -> bool {
 #[test]
 fn the_fixture_that_ignores_robots_txt_is_judged_wrong_exactly_on_the_disallowed_pages() {
     let fixture = crawl::ignore_robots_fixture();
-    assert!(fixture.is_installed(), "python3 is needed for the fixture");
+    assert!(
+        fixture.is_installed(environment().search_path()),
+        "python3 is needed for the fixture"
+    );
     let report = fixture.run(&scenario(200), AGENT).unwrap();
     assert!(report.exit.success(), "{report:#?}");
     assert!(!report.fetched_robots, "{report:#?}");
@@ -348,7 +357,7 @@ fn the_crawler_gets_its_placeholders_environment_and_work_directory() {
 #[test]
 fn setup_errors_are_errors_and_crawler_behaviour_never_is() {
     let missing = Crawler::new("missing", ["reptest-no-such-crawler", "{start_url}"]);
-    assert!(!missing.is_installed());
+    assert!(!missing.is_installed(environment().search_path()));
     let error = missing.run(&scenario(200), AGENT).unwrap_err();
     assert!(error.is_not_installed(), "{error}");
     let error = Crawler::new("typo", ["sh", "{start}"])
@@ -416,7 +425,7 @@ fn recorded_httrack_obeys_the_group_named_httrack_not_the_agent_it_presents() {
 
 #[test]
 fn scrapy_obeys_a_disallow_and_presents_the_agent() {
-    let scrapy = crawl::scrapy();
+    let scrapy = crawl::scrapy(&environment());
     if !require(&scrapy) {
         return;
     }
@@ -430,7 +439,7 @@ fn scrapy_obeys_a_disallow_and_presents_the_agent() {
 
 #[test]
 fn colly_obeys_a_disallow_and_presents_the_agent() {
-    let colly = crawl::colly();
+    let colly = crawl::colly(&environment());
     if !require(&colly) {
         return;
     }
@@ -455,18 +464,21 @@ fn first_line(program: &std::path::Path, args: &[&str]) -> Option<String> {
 
 #[test]
 fn scrapy_and_colly_are_installed_at_their_pinned_versions() {
-    let scrapy = crawl::scrapy();
+    let scrapy = crawl::scrapy(&environment());
     if require(&scrapy) {
-        let installed = first_line(&crawl::scrapy_venv().join("bin/scrapy"), &["version"]);
+        let installed = first_line(
+            &crawl::scrapy_venv(&environment()).join("bin/scrapy"),
+            &["version"],
+        );
         assert_eq!(
             installed.as_deref(),
             Some(format!("Scrapy {}", crawl::SCRAPY_VERSION).as_str())
         );
     }
-    let colly = crawl::colly();
+    let colly = crawl::colly(&environment());
     if require(&colly) {
         // The module versions a Go binary was built with, as `go version -m` lists them.
-        let binary = crawl::colly_binary();
+        let binary = crawl::colly_binary(&environment());
         let output = std::process::Command::new("go")
             .args(["version", "-m"])
             .arg(&binary)
@@ -499,7 +511,7 @@ fn private_disallowed() -> Vec<(String, Verdict)> {
 fn recorded_scrapy_on_a_404_robots_txt_obeys_the_body() {
     // Scrapy's RobotsTxtMiddleware parses the body whatever the status: the 404's body
     // disallows /private/, so it keeps out, where §2.3.1.3 lets it access anything.
-    if let Some(verdicts) = observe(&crawl::scrapy(), 404) {
+    if let Some(verdicts) = observe(&crawl::scrapy(&environment()), 404) {
         assert_eq!(verdicts, private_disallowed());
     }
 }
@@ -508,7 +520,7 @@ fn recorded_scrapy_on_a_404_robots_txt_obeys_the_body() {
 fn recorded_scrapy_on_a_503_robots_txt_obeys_the_body() {
     // Likewise for a 503 (retries are off): it follows the body's rules and fetches the
     // public pages, where §2.3.1.4 says "MUST assume complete disallow".
-    if let Some(verdicts) = observe(&crawl::scrapy(), 503) {
+    if let Some(verdicts) = observe(&crawl::scrapy(&environment()), 503) {
         assert_eq!(verdicts, private_disallowed());
     }
 }
@@ -516,7 +528,7 @@ fn recorded_scrapy_on_a_503_robots_txt_obeys_the_body() {
 #[test]
 fn recorded_colly_on_a_404_robots_txt_fetches_every_page() {
     // temoto/robotstxt's FromResponse: any 4xx allows everything.
-    if let Some(verdicts) = observe(&crawl::colly(), 404) {
+    if let Some(verdicts) = observe(&crawl::colly(&environment()), 404) {
         assert_eq!(verdicts, all_allowed());
     }
 }
@@ -526,7 +538,7 @@ fn recorded_colly_on_a_503_robots_txt_fetches_every_page() {
     // temoto/robotstxt's FromResponse makes a 5xx "disallow all", but that flag is read by
     // its TestAgent only: Colly asks FindGroup, which finds no group in it and allows. So
     // Colly fetches everything, where §2.3.1.4 says "MUST assume complete disallow".
-    if let Some(verdicts) = observe(&crawl::colly(), 503) {
+    if let Some(verdicts) = observe(&crawl::colly(&environment()), 503) {
         assert_eq!(verdicts, all_allowed());
     }
 }
@@ -534,7 +546,7 @@ fn recorded_colly_on_a_503_robots_txt_fetches_every_page() {
 #[test]
 fn recorded_scrapy_and_colly_obey_the_group_named_for_the_agent() {
     // Unlike wget and httrack, both match groups against the agent they are given.
-    for crawler in [crawl::scrapy(), crawl::colly()] {
+    for crawler in [crawl::scrapy(&environment()), crawl::colly(&environment())] {
         let named_agent =
             private_verdicts(&crawler, "User-agent: ReptestBot\nDisallow: /private/\n");
         if let Some(named_agent) = named_agent {

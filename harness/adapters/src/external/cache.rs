@@ -18,8 +18,9 @@
 //! that starts or stops speaking v2 changes its folder's fingerprint, and an entry with a
 //! version reptest does not speak is ignored.
 
-use super::config::{find_program, state_dir, AdapterSpec};
+use super::config::{state_dir, AdapterSpec};
 use super::protocol::{Handshake, MAX_VERSION, VERSION};
+use reptest_core::Environment;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -27,19 +28,30 @@ use std::sync::{Mutex, PoisonError};
 use std::time::UNIX_EPOCH;
 
 /// The handshakes of one registry's adapters.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Handshakes {
     /// Whether a handshake may be taken from `{state}/handshakes.json` instead of
     /// starting the adapter (`reptest impls`, unless `--recheck`).
     from_disk: bool,
+    /// `{state}/handshakes.json`.
+    file: PathBuf,
     memory: Mutex<HashMap<Vec<String>, Result<Handshake, String>>>,
 }
 
+impl Default for Handshakes {
+    /// An empty cache that does not read the disk, under the default [`Environment`].
+    fn default() -> Handshakes {
+        Handshakes::new(false, &Environment::default())
+    }
+}
+
 impl Handshakes {
-    /// An empty cache; `from_disk`: valid entries of `{state}/handshakes.json` are used.
-    pub fn new(from_disk: bool) -> Handshakes {
+    /// An empty cache in the state folder of `environment` ([`state_dir`]); `from_disk`:
+    /// valid entries of `{state}/handshakes.json` are used.
+    pub fn new(from_disk: bool, environment: &Environment) -> Handshakes {
         Handshakes {
             from_disk,
+            file: state_dir(environment).join("handshakes.json"),
             memory: Mutex::default(),
         }
     }
@@ -63,14 +75,14 @@ impl Handshakes {
         let fingerprint = fingerprint(spec);
         let from_disk = self
             .from_disk
-            .then(|| disk_lookup(&spec.command, &fingerprint))
+            .then(|| disk_lookup(&self.file, &spec.command, &fingerprint))
             .flatten();
         let result = match from_disk {
             Some(handshake) => Ok(handshake),
             None => {
                 let result = start();
                 if let Ok(handshake) = &result {
-                    disk_store(&spec.command, fingerprint, handshake);
+                    disk_store(&self.file, &spec.command, fingerprint, handshake);
                 }
                 result
             }
@@ -95,10 +107,6 @@ struct Entry {
     handshake: Handshake,
 }
 
-fn cache_file() -> PathBuf {
-    state_dir().join("handshakes.json")
-}
-
 fn key(command: &[String]) -> String {
     command.join("\0")
 }
@@ -106,7 +114,7 @@ fn key(command: &[String]) -> String {
 /// Size and modification time (ns) of the files an adapter's behaviour depends on.
 fn fingerprint(spec: &AdapterSpec) -> Vec<(PathBuf, u64, u128)> {
     let mut files: Vec<PathBuf> = Vec::new();
-    let program = find_program(&spec.command[0]);
+    let program = spec.program.clone();
     files.extend(program.clone());
     files.extend(library_places(program.as_deref(), spec.file.parent()));
     files.extend(
@@ -185,15 +193,19 @@ fn stamp(path: &Path) -> (u64, u128) {
     (meta.len(), modified)
 }
 
-fn read_disk() -> DiskCache {
-    std::fs::read(cache_file())
+fn read_disk(file: &Path) -> DiskCache {
+    std::fs::read(file)
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .unwrap_or_default()
 }
 
-fn disk_lookup(command: &[String], fingerprint: &[(PathBuf, u64, u128)]) -> Option<Handshake> {
-    let cache = read_disk();
+fn disk_lookup(
+    file: &Path,
+    command: &[String],
+    fingerprint: &[(PathBuf, u64, u128)],
+) -> Option<Handshake> {
+    let cache = read_disk(file);
     let entry = cache.entries.get(&key(command))?;
     // The protocol version is part of the entry: one reptest no longer speaks is ignored.
     let speaks = (VERSION..=MAX_VERSION).contains(&entry.handshake.protocol);
@@ -202,15 +214,19 @@ fn disk_lookup(command: &[String], fingerprint: &[(PathBuf, u64, u128)]) -> Opti
 
 /// Adds an entry (best effort: a read-only state folder only costs speed). Writers race
 /// harmlessly: each writes a whole file and renames it into place.
-fn disk_store(command: &[String], fingerprint: Vec<(PathBuf, u64, u128)>, handshake: &Handshake) {
+fn disk_store(
+    file: &Path,
+    command: &[String],
+    fingerprint: Vec<(PathBuf, u64, u128)>,
+    handshake: &Handshake,
+) {
     static WRITING: Mutex<()> = Mutex::new(());
     let _guard = WRITING.lock().unwrap_or_else(PoisonError::into_inner);
-    let file = cache_file();
     let Some(dir) = file.parent() else { return };
     if std::fs::create_dir_all(dir).is_err() {
         return;
     }
-    let mut cache = read_disk();
+    let mut cache = read_disk(file);
     // Forget adapters whose program is gone (temporary test adapters, old installs).
     cache.entries.retain(|_, entry| {
         entry
@@ -228,5 +244,5 @@ fn disk_store(command: &[String], fingerprint: Vec<(PathBuf, u64, u128)>, handsh
     let Ok(bytes) = serde_json::to_vec_pretty(&cache) else {
         return;
     };
-    let _ = reptest_core::atomic::write(&file, &bytes);
+    let _ = reptest_core::atomic::write(file, &bytes);
 }

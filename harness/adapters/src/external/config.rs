@@ -2,6 +2,7 @@
 //! [`AdapterSpec`]s, with every problem reported by file, line and adapter name.
 
 use regex::Regex;
+use reptest_core::Environment;
 use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -32,6 +33,11 @@ pub struct AdapterSpec {
     pub line: usize,
     /// The step that installs it.
     pub fix: String,
+    /// Where `command[0]` was found when the registration was read ([`find_program`] on
+    /// the [`Environment::search_path`]); `None`: not found.
+    pub program: Option<PathBuf>,
+    /// The fixed hash seeds its processes get ([`Environment::process_seeds`]).
+    pub process_seeds: Vec<(&'static str, &'static str)>,
 }
 
 /// How reptest talks to an adapter.
@@ -93,6 +99,8 @@ impl fmt::Display for LoadError {
     }
 }
 
+impl std::error::Error for LoadError {}
+
 /// Everything read from a set of `adapters.toml` files.
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
@@ -111,28 +119,18 @@ pub fn builtin_dir() -> PathBuf {
         .join("external")
 }
 
-/// Where external implementations are installed: `REPTEST_STATE`, else
-/// `harness/external/.state`.
-pub fn state_dir() -> PathBuf {
-    match std::env::var_os("REPTEST_STATE") {
-        Some(dir) if !dir.is_empty() => absolute(PathBuf::from(dir)),
-        _ => builtin_dir().join(".state"),
-    }
-}
-
-fn absolute(path: PathBuf) -> PathBuf {
-    if path.is_absolute() {
-        path
-    } else {
-        std::env::current_dir()
-            .map(|cwd| cwd.join(&path))
-            .unwrap_or(path)
+/// Where external implementations are installed: the environment's
+/// [`Environment::state_dir`] (`REPTEST_STATE`), else `harness/external/.state`.
+pub fn state_dir(environment: &Environment) -> PathBuf {
+    match environment.state_dir() {
+        Some(dir) => dir.to_path_buf(),
+        None => builtin_dir().join(".state"),
     }
 }
 
 /// Every `adapters.toml` reptest reads: `harness/external/*/adapters.toml`, then one in
-/// each folder of `REPTEST_ADAPTERS` (`:`-separated).
-pub fn default_files() -> Vec<PathBuf> {
+/// each of the environment's [`Environment::adapter_dirs`] (`REPTEST_ADAPTERS`).
+pub fn default_files(environment: &Environment) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(builtin_dir())
         .into_iter()
         .flatten()
@@ -141,28 +139,28 @@ pub fn default_files() -> Vec<PathBuf> {
         .filter(|file| file.is_file())
         .collect();
     files.sort();
-    if let Some(extra) = std::env::var_os("REPTEST_ADAPTERS") {
-        files.extend(
-            std::env::split_paths(&extra)
-                .filter(|dir| !dir.as_os_str().is_empty())
-                .map(|dir| absolute(dir).join("adapters.toml")),
-        );
-    }
+    files.extend(
+        environment
+            .adapter_dirs()
+            .iter()
+            .map(|dir| dir.join("adapters.toml")),
+    );
     files
 }
 
-/// Reads `files` (a missing one is an error), resolving `{state}` to [`state_dir`].
-pub fn load(files: &[PathBuf]) -> Registry {
-    let state = state_dir();
+/// Reads `files` (a missing one is an error), resolving `{state}` to [`state_dir`] and
+/// each program on the environment's search path.
+pub fn load(files: &[PathBuf], environment: &Environment) -> Registry {
     let mut registry = Registry::default();
     for file in files {
-        load_file(file, &state, &mut registry);
+        load_file(file, environment, &mut registry);
     }
     registry
 }
 
-/// Reads one `adapters.toml` into `registry`; names already there are duplicates.
-pub fn load_file(file: &Path, state: &Path, registry: &mut Registry) {
+/// Reads one `adapters.toml` into `registry` under `environment` (as [`load`]); names
+/// already there are duplicates.
+pub fn load_file(file: &Path, environment: &Environment, registry: &mut Registry) {
     let error = |line, name: Option<&str>, message: String| LoadError {
         file: file.to_path_buf(),
         line,
@@ -190,9 +188,11 @@ pub fn load_file(file: &Path, state: &Path, registry: &mut Registry) {
         }
     };
     let dir = file.parent().unwrap_or(Path::new("."));
+    let state = state_dir(environment);
     let context = Context {
         dir,
-        state,
+        state: &state,
+        environment,
         fix: fix_for(dir),
     };
     for table in parsed.adapter {
@@ -281,6 +281,7 @@ struct Raw {
 struct Context<'a> {
     dir: &'a Path,
     state: &'a Path,
+    environment: &'a Environment,
     fix: String,
 }
 
@@ -349,6 +350,8 @@ impl Raw {
             name: self.name,
             language: self.language,
             package: self.package,
+            program: find_program(&command[0], context.environment.search_path()),
+            process_seeds: context.environment.process_seeds().to_vec(),
             command,
             mode,
             timeout,
@@ -426,14 +429,16 @@ fn substitute(arg: &str, context: &Context<'_>) -> Result<String, String> {
     Ok(out)
 }
 
-/// Where `program` is: itself when it names a path (has a `/`), else the first match on
-/// `PATH`; `None` when there is no such file.
-pub fn find_program(program: &str) -> Option<PathBuf> {
+/// Where `program` is: itself when it names a path (has a `/`), else the first match in
+/// `search_path` (the [`Environment::search_path`], `PATH`); `None` when there is no such
+/// file.
+pub fn find_program(program: &str, search_path: &[PathBuf]) -> Option<PathBuf> {
     let path = Path::new(program);
     if path.components().count() > 1 || path.is_absolute() {
         return path.is_file().then(|| path.to_path_buf());
     }
-    std::env::split_paths(&std::env::var_os("PATH")?)
+    search_path
+        .iter()
         .map(|dir| dir.join(program))
         .find(|candidate| candidate.is_file())
 }
@@ -452,7 +457,8 @@ mod tests {
         let file = dir.join("adapters.toml");
         std::fs::write(&file, text).unwrap();
         let mut registry = Registry::default();
-        load_file(&file, Path::new("/state"), &mut registry);
+        let environment = Environment::default().with_state_dir("/state");
+        load_file(&file, &environment, &mut registry);
         std::fs::remove_dir_all(&dir).unwrap();
         registry
     }

@@ -43,7 +43,7 @@ pub(super) fn evaluate(adapter: &Persistent, case: &CaseInput<'_>) -> Vec<Outcom
     let n = case.queries.len();
     let scenario = match case_scenario(case) {
         Ok(scenario) => scenario,
-        Err(why) => return vec![Outcome::Unsupported(why); n],
+        Err(why) => return vec![Outcome::Unsupported(why.to_string()); n],
     };
     let timeout = adapter.spec().timeout;
     // Every query's own timeout (what reptest waits for the answers in all), and one

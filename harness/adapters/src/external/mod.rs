@@ -27,66 +27,53 @@ pub use cache::Handshakes;
 pub use config::{AdapterSpec, LoadError, Mode, Registry, Verdicts};
 pub use per_query::PerQuery;
 pub use persistent::{
-    batch_line_limit, batch_timeout, max_protocol_from_env, Persistent, BATCH_LINE_PER_QUERY,
+    batch_line_limit, batch_timeout, max_protocol, Persistent, BATCH_LINE_PER_QUERY,
     HANDSHAKE_TIMEOUT, MAX_BATCH, MAX_RESTARTS, POOL_SIZE,
 };
 
-use reptest_core::{Availability, CaseInput, ImplInfo, Implementation, Outcome};
+use reptest_core::{Availability, CaseInput, Environment, ImplInfo, Implementation, Outcome};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// Every external implementation registered in [`config::default_files`]; no process is
-/// started until an implementation's availability or info is asked for.
-pub fn all() -> Vec<Box<dyn Implementation>> {
-    all_with(&Arc::new(Handshakes::default()), None)
+/// Every external implementation registered in [`config::default_files`] under
+/// `environment`; no process is started until an implementation's availability or info
+/// is asked for.
+pub fn all(environment: &Environment) -> Vec<Box<dyn Implementation>> {
+    let handshakes = Arc::new(Handshakes::new(false, environment));
+    all_with(environment, &handshakes, None)
 }
 
 /// [`all`], with handshakes cached in `handshakes` and, when `timeout` is set, that
 /// per-request timeout for every adapter instead of its registration's.
 pub fn all_with(
+    environment: &Environment,
     handshakes: &Arc<Handshakes>,
     timeout: Option<std::time::Duration>,
 ) -> Vec<Box<dyn Implementation>> {
-    let mut registry = config::load(&config::default_files());
+    let mut registry = config::load(&config::default_files(environment), environment);
     if let Some(timeout) = timeout {
         for spec in &mut registry.adapters {
             spec.timeout = timeout;
         }
     }
-    from_registry(registry, handshakes)
+    from_registry(registry, handshakes, max_protocol(environment))
 }
 
-/// The external implementations of the `adapters.toml` in each of `dirs` (for tests and
-/// tools that bring their own adapters).
-pub fn from_dirs(dirs: &[PathBuf]) -> Vec<Box<dyn Implementation>> {
+/// The external implementations of the `adapters.toml` in each of `dirs`, under
+/// `environment` (for tests and tools that bring their own adapters).
+pub fn from_dirs(dirs: &[PathBuf], environment: &Environment) -> Vec<Box<dyn Implementation>> {
     let files: Vec<PathBuf> = dirs.iter().map(|d| d.join("adapters.toml")).collect();
-    from_registry(config::load(&files), &Arc::new(Handshakes::default()))
-}
-
-/// [`from_dirs`], speaking protocol `max_protocol` at most (1: v1 requests only, as with
-/// `REPTEST_PROTOCOL=1`).
-pub fn from_dirs_with_protocol(
-    dirs: &[PathBuf],
-    max_protocol: u64,
-) -> Vec<Box<dyn Implementation>> {
-    let files: Vec<PathBuf> = dirs.iter().map(|d| d.join("adapters.toml")).collect();
-    registry_with(
-        config::load(&files),
-        &Arc::new(Handshakes::default()),
-        max_protocol,
+    from_registry(
+        config::load(&files, environment),
+        &Arc::new(Handshakes::new(false, environment)),
+        max_protocol(environment),
     )
 }
 
-/// One implementation per registered adapter, and one unavailable placeholder per
-/// problem found.
+/// One implementation per registered adapter, speaking protocol `max_protocol` at most
+/// (1: v1 requests only, as with `REPTEST_PROTOCOL=1`), and one unavailable placeholder
+/// per problem found.
 pub fn from_registry(
-    registry: Registry,
-    handshakes: &Arc<Handshakes>,
-) -> Vec<Box<dyn Implementation>> {
-    registry_with(registry, handshakes, max_protocol_from_env())
-}
-
-fn registry_with(
     registry: Registry,
     handshakes: &Arc<Handshakes>,
     max_protocol: u64,
@@ -94,7 +81,7 @@ fn registry_with(
     let mut implementations: Vec<Box<dyn Implementation>> = registry
         .adapters
         .into_iter()
-        .map(|spec| adapter_with_protocol(spec, handshakes, max_protocol))
+        .map(|spec| adapter(spec, handshakes, max_protocol))
         .collect();
     implementations.extend(
         registry
@@ -105,13 +92,8 @@ fn registry_with(
     implementations
 }
 
-/// The implementation for one registration.
-pub fn adapter(spec: AdapterSpec, handshakes: &Arc<Handshakes>) -> Box<dyn Implementation> {
-    adapter_with_protocol(spec, handshakes, max_protocol_from_env())
-}
-
-/// [`adapter`], speaking protocol `max_protocol` at most.
-pub fn adapter_with_protocol(
+/// The implementation for one registration, speaking protocol `max_protocol` at most.
+pub fn adapter(
     spec: AdapterSpec,
     handshakes: &Arc<Handshakes>,
     max_protocol: u64,

@@ -3,7 +3,7 @@
 //! `%robots%`, `%user-agent%` and `%url%` are replaced inside the arguments (never
 //! through a shell); the verdict is the exit status or a regex on stdout.
 
-use super::config::{find_program, AdapterSpec, Mode, Verdicts};
+use super::config::{AdapterSpec, Mode, Verdicts};
 use super::process::Child;
 use super::protocol::{excerpt, request_url};
 use reptest_core::seconds;
@@ -30,7 +30,7 @@ impl PerQuery {
         else {
             return None;
         };
-        let availability = match find_program(&spec.command[0]) {
+        let availability = match &spec.program {
             Some(_) => Availability::Available,
             None => Availability::Unavailable {
                 why: format!("program `{}` not found", spec.command[0]),
@@ -64,7 +64,7 @@ impl PerQuery {
             .map(|arg| substitute(arg, robots, agent, url))
             .collect();
         let deadline = Instant::now() + self.spec.timeout;
-        let mut child = match Child::spawn(&argv, false) {
+        let mut child = match Child::spawn(&argv, false, &self.spec.process_seeds) {
             Ok(child) => child,
             Err(e) => return Outcome::Error(format!("cannot start `{}`: {e}", argv[0])),
         };

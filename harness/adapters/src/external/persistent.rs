@@ -5,15 +5,16 @@
 //! With an adapter that said `"protocol": 2`, a case of more than one query goes out as
 //! batch requests (one body, up to [`MAX_BATCH`] queries each), so the adapter parses
 //! once and checks many; a single query goes out as a v1 request. `REPTEST_PROTOCOL=1`
-//! (or [`Persistent::with_max_protocol`]) keeps every request v1.
+//! (read by the command line: [`max_protocol`], [`Persistent::with_max_protocol`]) keeps
+//! every request v1.
 
 use super::cache::Handshakes;
-use super::config::{find_program, AdapterSpec};
+use super::config::AdapterSpec;
 use super::pool::Pool;
 use super::process::{Child, ReadError, MAX_LINE};
 use super::protocol::{self, Handshake, BATCH_VERSION, MAX_VERSION};
 use base64::Engine;
-use reptest_core::seconds;
+use reptest_core::{seconds, Environment};
 use reptest_core::{
     Availability, Capabilities, CaseInput, ImplInfo, Implementation, Outcome, QueryInput,
 };
@@ -53,12 +54,12 @@ pub fn batch_line_limit(queries: usize) -> usize {
     MAX_LINE.max(queries.saturating_mul(BATCH_LINE_PER_QUERY))
 }
 
-/// The highest protocol version to use: `REPTEST_PROTOCOL` (`1` forces v1 requests with
-/// every adapter), else [`MAX_VERSION`].
-pub fn max_protocol_from_env() -> u64 {
-    std::env::var("REPTEST_PROTOCOL")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
+/// The highest protocol version to use under `environment`: its
+/// [`Environment::max_protocol`] (`REPTEST_PROTOCOL`; `1` forces v1 requests with every
+/// adapter), within the versions reptest speaks, else [`MAX_VERSION`].
+pub fn max_protocol(environment: &Environment) -> u64 {
+    environment
+        .max_protocol()
         .map_or(MAX_VERSION, |v| v.clamp(protocol::VERSION, MAX_VERSION))
 }
 
@@ -86,9 +87,9 @@ impl Persistent {
     /// [`Implementation::info`] or [`Implementation::availability`] (results are cached in
     /// `handshakes`: see [`super::cache`]), and its process is kept for the first case.
     ///
-    /// The protocol version is the adapter's, at most [`max_protocol_from_env`].
+    /// The protocol version is the adapter's, at most [`MAX_VERSION`].
     pub fn new(spec: AdapterSpec, handshakes: Arc<Handshakes>) -> Persistent {
-        Persistent::with_max_protocol(spec, handshakes, max_protocol_from_env())
+        Persistent::with_max_protocol(spec, handshakes, MAX_VERSION)
     }
 
     /// [`Persistent::new`], using protocol `max_protocol` at most (1: v1 requests only,
@@ -175,10 +176,10 @@ impl Persistent {
             Some(package) => format!("{} ({package})", self.spec.name),
             None => self.spec.name.clone(),
         };
-        if find_program(program).is_none() {
+        if self.spec.program.is_none() {
             return Err(format!("{what}: program `{program}` not found"));
         }
-        let mut child = Child::spawn(&self.spec.command, true)
+        let mut child = Child::spawn(&self.spec.command, true, &self.spec.process_seeds)
             .map_err(|e| format!("{what}: cannot start `{program}`: {e}"))?;
         let line = child.read_line(Instant::now() + HANDSHAKE_TIMEOUT);
         let handshake = match line {
@@ -464,7 +465,8 @@ impl Session {
                         let why = format!("answers out of order: expected id {id}, got id {got}");
                         return Err(broken(outcomes, Outcome::Error(why)));
                     }
-                    Err(message) => {
+                    Err(error) => {
+                        let message = error.to_string();
                         outcomes.extend(std::iter::repeat_n(Outcome::Error(message), n));
                         break;
                     }

@@ -51,18 +51,15 @@ pub(crate) struct Child {
     status: Option<ExitStatus>,
 }
 
-/// Environment given to every adapter process unless already set: fixed hash seeds for
-/// Python (`PYTHONHASHSEED`) and Perl (`PERL_HASH_SEED`, `PERL_PERTURB_KEYS`).
-pub(crate) const DETERMINISTIC_ENV: [(&str, &str); 3] = [
-    ("PYTHONHASHSEED", "0"),
-    ("PERL_HASH_SEED", "0"),
-    ("PERL_PERTURB_KEYS", "0"),
-];
-
 impl Child {
     /// Starts `argv` with piped stdout and stderr, and piped stdin when `with_stdin`
-    /// (otherwise stdin is empty).
-    pub(crate) fn spawn(argv: &[String], with_stdin: bool) -> io::Result<Child> {
+    /// (otherwise stdin is empty), with the variables `seeds` set
+    /// ([`reptest_core::Environment::process_seeds`]).
+    pub(crate) fn spawn(
+        argv: &[String],
+        with_stdin: bool,
+        seeds: &[(&str, &str)],
+    ) -> io::Result<Child> {
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
@@ -77,13 +74,9 @@ impl Child {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         // Fixed hash seeds: a library whose answer depends on dict or hash iteration order
-        // (python-robotspy on overlapping groups) then answers the same in every run. A
-        // seed the user set is kept.
-        for (name, value) in DETERMINISTIC_ENV {
-            if std::env::var_os(name).is_none() {
-                command.env(name, value);
-            }
-        }
+        // (python-robotspy on overlapping groups) then answers the same in every run. The
+        // caller leaves out a seed the user set, so it is kept.
+        command.envs(seeds.iter().copied());
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = {
@@ -377,7 +370,7 @@ mod tests {
     #[test]
     fn a_line_already_read_is_not_returned_after_the_deadline() {
         let argv = ["sh", "-c", "echo one; echo two; sleep 5"].map(String::from);
-        let mut child = Child::spawn(&argv, false).unwrap();
+        let mut child = Child::spawn(&argv, false, &[]).unwrap();
         let soon = Instant::now() + Duration::from_secs(5);
         assert_eq!(child.read_line(soon), Ok(&b"one"[..]));
         // "two" may be buffered already; a deadline that has passed still wins.

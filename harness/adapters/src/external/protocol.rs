@@ -15,6 +15,7 @@ use reptest_core::url::QueryUrl;
 use reptest_core::{ImplInfo, Outcome};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::fmt;
 use std::io::{self, Write};
 
 /// The protocol version of the handshake an in-process implementation sends when it
@@ -112,6 +113,53 @@ pub enum HandshakeError {
     )]
     Protocol(u64),
 }
+
+/// Why a line is not an answer to any request: [`parse_answer`] and
+/// [`parse_batch_answer`] found no JSON object with an integer `id` in it. `Display` says
+/// what was wrong and shows the start of the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerError {
+    kind: AnswerErrorKind,
+    /// The start of the line, in visible notation.
+    line: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum AnswerErrorKind {
+    /// The line does not start with `{`.
+    NotAnObject,
+    /// A JSON object, but not one with an integer `id` (what the JSON reader said).
+    NotAnAnswer(String),
+}
+
+impl AnswerError {
+    fn not_an_object(line: &[u8]) -> AnswerError {
+        AnswerError {
+            kind: AnswerErrorKind::NotAnObject,
+            line: excerpt(line),
+        }
+    }
+
+    fn not_an_answer(error: &serde_json::Error, line: &[u8]) -> AnswerError {
+        AnswerError {
+            kind: AnswerErrorKind::NotAnAnswer(error.to_string()),
+            line: excerpt(line),
+        }
+    }
+}
+
+impl fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            AnswerErrorKind::NotAnObject => write!(f, "not a JSON object: {}", self.line),
+            AnswerErrorKind::NotAnAnswer(error) => {
+                write!(f, "not a protocol answer ({error}): {}", self.line)
+            }
+        }
+    }
+}
+
+impl std::error::Error for AnswerError {}
 
 /// Serializes `value` as one ASCII-only JSON line (with its `\n`) onto `out`.
 pub fn write_line<W: Write, T: Serialize + ?Sized>(out: &mut W, value: &T) -> io::Result<()> {
@@ -219,13 +267,13 @@ struct RawAnswer<'a> {
 /// Reads one answer line into the request id it answers and its outcome. A line that is
 /// not a JSON object with an integer `id` is an error message; a line with an `id` but
 /// neither a verdict nor an error is `Outcome::Error` for that id.
-pub fn parse_answer(line: &[u8]) -> Result<(u64, Outcome), String> {
+pub fn parse_answer(line: &[u8]) -> Result<(u64, Outcome), AnswerError> {
     // serde would also read a struct from an array (`[1]`); the protocol wants objects.
     if line.trim_ascii_start().first() != Some(&b'{') {
-        return Err(format!("not a JSON object: {}", excerpt(line)));
+        return Err(AnswerError::not_an_object(line));
     }
-    let answer: RawAnswer<'_> = serde_json::from_slice(trim_cr(line))
-        .map_err(|e| format!("not a protocol answer ({e}): {}", excerpt(line)))?;
+    let answer: RawAnswer<'_> =
+        serde_json::from_slice(trim_cr(line)).map_err(|e| AnswerError::not_an_answer(&e, line))?;
     let outcome = outcome(answer.error, answer.verdict.as_deref(), answer.line, line);
     Ok((answer.id, outcome))
 }
@@ -257,9 +305,12 @@ struct RawBatch<'a> {
 /// gets `Outcome::Error` when the line has no `answers` array, when the array does not
 /// hold exactly `expected` answers, or when the line carries a top-level `error` instead
 /// (the adapter could not read the request).
-pub fn parse_batch_answer(line: &[u8], expected: usize) -> Result<(u64, Vec<Outcome>), String> {
+pub fn parse_batch_answer(
+    line: &[u8],
+    expected: usize,
+) -> Result<(u64, Vec<Outcome>), AnswerError> {
     if line.trim_ascii_start().first() != Some(&b'{') {
-        return Err(format!("not a JSON object: {}", excerpt(line)));
+        return Err(AnswerError::not_an_object(line));
     }
     let answer: RawBatch<'_> = match serde_json::from_slice(trim_cr(line)) {
         Ok(answer) => answer,
@@ -278,7 +329,7 @@ pub fn parse_batch_answer(line: &[u8], expected: usize) -> Result<(u64, Vec<Outc
                         format!("not a batch answer ({e}): {}", excerpt(line)),
                     ),
                 )),
-                Err(_) => Err(format!("not a protocol answer ({e}): {}", excerpt(line))),
+                Err(_) => Err(AnswerError::not_an_answer(&e, line)),
             };
         }
     };

@@ -1,6 +1,6 @@
 //! `reptest check`: one verdict from the reference matcher, explained.
 
-use super::Outcome;
+use super::CommandResult;
 use reptest_corpus::Profile;
 use reptest_reference::{AccessReason, Config, Reason, Robots, RuleKind, WarningKind};
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ pub struct Args {
     warnings: bool,
 }
 
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args) -> CommandResult {
     let agent = utf8_arg("--agent", &args.agent)?;
     let url = utf8_arg("--url", &args.url)?;
     check_product_token(agent)?;

@@ -1,6 +1,6 @@
 //! `reptest corpus`: statistics, validation, one case.
 
-use super::{CorpusArg, Outcome};
+use super::{CommandResult, CorpusArg};
 use reptest_corpus::{Corpus, Stats};
 use serde_json::{json, Map, Value};
 use std::process::ExitCode;
@@ -67,7 +67,7 @@ pub enum Command {
     },
 }
 
-pub fn run(command: Command) -> Outcome {
+pub fn run(command: Command) -> CommandResult {
     match command {
         Command::Stats {
             corpus,
@@ -113,7 +113,7 @@ pub fn run(command: Command) -> Outcome {
             for campaign in &campaigns {
                 let path = target.join(format!("{campaign}.md"));
                 let text = reptest::fuzz::findings::render_corpus_write_up(&loaded, campaign);
-                reptest::atomic::write(&path, text.as_bytes())?;
+                reptest::atomic::write(&path, text.as_bytes()).map_err(|e| e.to_string())?;
                 outln!("wrote {}", path.display());
             }
             Ok(ExitCode::SUCCESS)
@@ -127,7 +127,7 @@ pub fn run(command: Command) -> Outcome {
 }
 
 /// `reptest corpus stats --readme FILE`: rewrites FILE's generated figures in place.
-fn readme(corpus: &Corpus, file: &std::path::Path) -> Outcome {
+fn readme(corpus: &Corpus, file: &std::path::Path) -> CommandResult {
     let name = file.display();
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {name}: {e}"))?;
     let blocks = super::figures::blocks(corpus)?;
@@ -135,14 +135,14 @@ fn readme(corpus: &Corpus, file: &std::path::Path) -> Outcome {
     if new == text {
         outln!("{name}: the figures are current");
     } else {
-        reptest::atomic::write(file, new.as_bytes())?;
+        reptest::atomic::write(file, new.as_bytes()).map_err(|e| e.to_string())?;
         outln!("{name}: figures rewritten");
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `reptest corpus export`: the manifest and the queries, written together (atomically).
-fn export(corpus: &Corpus, out: &std::path::Path, format: &str) -> Outcome {
+fn export(corpus: &Corpus, out: &std::path::Path, format: &str) -> CommandResult {
     let (manifest, queries) = reptest_corpus::export::export(corpus);
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let mut manifest_text = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
@@ -162,7 +162,8 @@ fn export(corpus: &Corpus, out: &std::path::Path, format: &str) -> Outcome {
     reptest::atomic::write_all(&[
         (out.join("manifest.json"), manifest_text.into_bytes()),
         (out.join(name), text.into_bytes()),
-    ])?;
+    ])
+    .map_err(|e| e.to_string())?;
     outln!(
         "wrote {} and {}: {} queries of {} cases, corpus {} ({})",
         out.join("manifest.json").display(),
@@ -255,7 +256,7 @@ fn unknown_case(corpus: &Corpus, id: &str) -> String {
     )
 }
 
-fn show(corpus: &Corpus, id: &str) -> Outcome {
+fn show(corpus: &Corpus, id: &str) -> CommandResult {
     // A query id (`case/name`, as baselines and reports print it) shows its case.
     let id = reptest_corpus::names::split_id(id).map_or(id, |(case, _)| case);
     let Some(case) = corpus.cases().iter().find(|c| c.id == id) else {

@@ -1,6 +1,6 @@
 //! `reptest eval`.
 
-use super::Outcome;
+use super::CommandResult;
 use std::process::ExitCode;
 
 /// Answer JSON-lines requests on stdin, one JSON line each on stdout, in order.
@@ -16,7 +16,7 @@ pub struct Args {
     implementation: super::ImplArg,
 }
 
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args) -> CommandResult {
     let implementation = args.implementation.one()?;
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();

@@ -46,7 +46,9 @@ fn corpus_figures(corpus: &Corpus) -> Block {
 /// The reference's row: its pass rate per level under `rfc9309` on this corpus, over the
 /// decided queries, and how many queries permit either verdict (its choices there).
 fn reference_figures(corpus: &Corpus) -> Result<Block, String> {
-    let reference = reptest::impls::one("reference").map_err(|e| e.to_string())?;
+    let reference = super::registry(Default::default())
+        .one("reference")
+        .map_err(|e| e.to_string())?;
     let run = reptest::runner::run(corpus, &[reference]);
     let summaries = score::summarize(corpus, &run, Profile::Rfc9309);
     let summary = summaries.first().ok_or("the reference did not run")?;

@@ -1,7 +1,7 @@
 //! `reptest fuzz`: a differential fuzzing campaign over generated robots.txt inputs (its
 //! summary and JSON are rendered by `reptest::report::fuzz`).
 
-use super::Outcome;
+use super::CommandResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use reptest::fuzz::attribution;
 use reptest::fuzz::campaign::{self, CampaignOptions, CampaignProgress};
@@ -67,7 +67,7 @@ pub struct Args {
     top: usize,
 }
 
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args) -> CommandResult {
     let registry = registry(args.timeout)?;
     let implementations = super::selected_for_bodies(&registry, &args.implementations)?;
     needs_two(&implementations)?;
@@ -94,7 +94,7 @@ pub fn run(args: Args) -> Outcome {
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let path = dir.join(format!("fuzz-{}.json", args.seed));
         let text = serde_json::to_string_pretty(&Json::of(&report)).map_err(|e| e.to_string())?;
-        reptest::atomic::write(&path, text.as_bytes())?;
+        reptest::atomic::write(&path, text.as_bytes()).map_err(|e| e.to_string())?;
     }
     if args.json {
         outln!(
@@ -126,7 +126,7 @@ fn registry(timeout: f64) -> Result<impls::Registry, String> {
         .ok()
         .filter(|t| !t.is_zero())
         .ok_or_else(|| format!("--timeout {timeout}: give a positive number of seconds"))?;
-    Ok(impls::Registry::new(impls::Options {
+    Ok(super::registry(impls::Options {
         crate_limits: impls::Limits {
             timeout,
             max_stuck: 16,
@@ -156,7 +156,7 @@ fn write_findings(name: &str, report: &campaign::CampaignReport) -> Result<(), S
     let corpus = reptest_corpus::default_dir();
     let reports = corpus.join("../reports");
     let reports = reports.canonicalize().unwrap_or(reports);
-    let written = findings::write(&corpus, &reports, name, report)?;
+    let written = findings::write(&corpus, &reports, name, report).map_err(|e| e.to_string())?;
     eprintln!(
         "wrote {} new case(s) to {} and {}",
         written.added,

@@ -1,8 +1,7 @@
 //! `reptest gate`: a CI gate for one implementation against a recorded baseline.
 
-use super::{CorpusArg, Outcome};
+use super::{CommandResult, CorpusArg};
 use reptest::gate::{self, Baseline, BaselineError, Context, GateResult};
-use reptest::impls;
 use reptest_corpus::positional::PositionalIds;
 use reptest_corpus::Profile;
 use std::path::{Path, PathBuf};
@@ -113,7 +112,7 @@ enum Format {
     Github,
 }
 
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args) -> CommandResult {
     if let Some(file) = &args.migrate_baseline {
         return migrate(file, &args.corpus);
     }
@@ -147,7 +146,9 @@ pub fn run(args: Args) -> Outcome {
     }
     // Re-recording over an old baseline keeps its reasons: under today's ids.
     let previous = previous.map(|old| under_todays_ids(old, &corpus));
-    let implementation = impls::one(name).map_err(|e| e.to_string())?;
+    let implementation = super::registry(Default::default())
+        .one(name)
+        .map_err(|e| e.to_string())?;
     let run = super::run_corpus(&corpus, &[implementation]);
 
     if args.write_baseline {
@@ -200,7 +201,7 @@ pub fn run(args: Args) -> Outcome {
         .iter()
         .filter_map(|(format, path)| Some((path.clone()?, render(*format).into_bytes())))
         .collect();
-    reptest::atomic::write_all(&files)?;
+    reptest::atomic::write_all(&files).map_err(|e| e.to_string())?;
     for (format, path) in &reports {
         if path.is_none() {
             out!("{}", render(*format));
@@ -332,7 +333,7 @@ fn check_names(baseline: &Baseline, file: &Path) -> Result<(), String> {
 
 /// `--migrate-baseline FILE`: rewrites FILE's positional ids to today's, atomically, and
 /// says what it dropped (`reptest::gate::migrate`).
-fn migrate(file: &Path, corpus: &CorpusArg) -> Outcome {
+fn migrate(file: &Path, corpus: &CorpusArg) -> CommandResult {
     let old = Baseline::load(file).map_err(|e| e.to_string())?;
     let corpus = corpus.load()?;
     let table = PositionalIds::embedded().map_err(|e| e.to_string())?;
@@ -381,5 +382,5 @@ fn display_root(corpus: &CorpusArg) -> PathBuf {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
-    reptest::atomic::write(path, text.as_bytes())
+    reptest::atomic::write(path, text.as_bytes()).map_err(|e| e.to_string())
 }

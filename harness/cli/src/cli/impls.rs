@@ -1,6 +1,6 @@
 //! `reptest impls`.
 
-use super::Outcome;
+use super::CommandResult;
 use reptest::{impls, Availability};
 use serde_json::json;
 use std::process::ExitCode;
@@ -17,8 +17,8 @@ pub struct Args {
     recheck: bool,
 }
 
-pub fn run(args: Args) -> Outcome {
-    let registry = impls::Registry::new(impls::Options {
+pub fn run(args: Args) -> CommandResult {
+    let registry = super::registry(impls::Options {
         cached_handshakes: !args.recheck,
         ..Default::default()
     });

@@ -24,8 +24,24 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The result of a subcommand: an exit code, or a message for an error exit (2).
-pub type Outcome = Result<ExitCode, String>;
+/// The result of a subcommand: an exit code, or a message for an error exit (2). (Not
+/// `reptest::Outcome`, an implementation's answer to one query.)
+pub type CommandResult = Result<ExitCode, String>;
+
+/// What reptest takes from its environment (`REPTEST_STATE`, `REPTEST_ADAPTERS`,
+/// `REPTEST_PROTOCOL`, `PATH`, the hash seeds adapters keep): read here, the one place
+/// that reads it, and handed to the libraries as a value.
+pub fn environment() -> reptest::Environment {
+    reptest::Environment::from_lookup(|name| std::env::var_os(name))
+}
+
+/// The registry of implementations under `options`, in this process's [`environment`].
+pub fn registry(options: reptest::impls::Options) -> reptest::impls::Registry {
+    reptest::impls::Registry::new(reptest::impls::Options {
+        environment: environment(),
+        ..options
+    })
+}
 
 /// reptest: the conformance suite and differential tester for RFC 9309, the Robots
 /// Exclusion Protocol (robots.txt).
@@ -75,7 +91,7 @@ enum Command {
 
 impl Cli {
     /// Runs the chosen subcommand.
-    pub fn run(self) -> Outcome {
+    pub fn run(self) -> CommandResult {
         match self.command {
             Command::Check(args) => check::run(args),
             Command::Eval(args) => eval::run(args),
@@ -103,7 +119,9 @@ pub struct ImplArg {
 impl ImplArg {
     /// The implementation named, when known and available.
     pub fn one(&self) -> Result<Box<dyn reptest::Implementation>, String> {
-        reptest::impls::one(&self.implementation).map_err(|e| e.to_string())
+        registry(Default::default())
+            .one(&self.implementation)
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -198,7 +216,7 @@ pub struct QuietArg {
 
 /// The implementations `--impl` names (every available one when none or `all`).
 pub fn selected(names: &[String]) -> Result<Vec<Box<dyn reptest::Implementation>>, String> {
-    selected_from(&reptest::impls::Registry::default(), names)
+    selected_from(&registry(Default::default()), names)
 }
 
 /// [`selected`], made by `registry`.
@@ -246,7 +264,7 @@ pub fn selected_for_bodies(
 /// An error naming the known implementations, the nearest first, when `name` is none
 /// of them (availability is not checked: nothing is started).
 pub fn check_known(name: &str) -> Result<(), String> {
-    let known = reptest::impls::names();
+    let known = registry(Default::default()).names();
     if known.iter().any(|k| k == name) {
         return Ok(());
     }

@@ -1,7 +1,7 @@
 //! `reptest report`: the corpus through implementations, written as a report folder
 //! (JSON, HTML, Markdown summary, one Markdown page per implementation).
 
-use super::{CorpusArg, Outcome};
+use super::{CommandResult, CorpusArg};
 use reptest::report::markdown::{self, WriteUp};
 use reptest::report::{html, Report};
 use std::path::{Component, Path, PathBuf};
@@ -52,7 +52,7 @@ pub struct Args {
     quiet: super::QuietArg,
 }
 
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args) -> CommandResult {
     let corpus_dir = args.corpus.dir();
     let corpus = args.corpus.load()?;
     let implementations = super::selected(&args.implementations)?;
@@ -90,7 +90,7 @@ pub fn run(args: Args) -> Outcome {
             files.push((path, page.into_bytes()));
         }
     }
-    reptest::atomic::write_all(&files)?;
+    reptest::atomic::write_all(&files).map_err(|e| e.to_string())?;
 
     outln!(
         "reptest report: {} queries in {} cases, {} implementation(s)\n",

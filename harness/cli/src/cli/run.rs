@@ -1,7 +1,7 @@
 //! `reptest run`: the corpus through implementations, pass rates and failures grouped by
 //! root cause (the summary and the matrix are rendered by `reptest::report::run`).
 
-use super::{CorpusArg, Outcome};
+use super::{CommandResult, CorpusArg};
 use reptest::report::run::{matrix, summary, FailureView};
 use reptest::score;
 use reptest_corpus::Profile;
@@ -67,7 +67,7 @@ pub struct Args {
     quiet: super::QuietArg,
 }
 
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args) -> CommandResult {
     let corpus = args.corpus.load()?;
     let explicit =
         !args.implementations.is_empty() && !args.implementations.iter().any(|name| name == "all");
@@ -81,7 +81,8 @@ pub fn run(args: Args) -> Outcome {
         .collect();
     let summaries = score::summarize(&corpus, &run, args.profile);
     if let Some(path) = &args.matrix {
-        reptest::atomic::write(path, matrix(&corpus, &run, args.profile).as_bytes())?;
+        reptest::atomic::write(path, matrix(&corpus, &run, args.profile).as_bytes())
+            .map_err(|e| e.to_string())?;
     }
     if args.json {
         // One model for every machine-readable result: the report's (`reptest report`

@@ -1,6 +1,6 @@
 //! `reptest serve`.
 
-use super::Outcome;
+use super::CommandResult;
 use std::process::ExitCode;
 
 /// Serve an implementation as an external adapter: speak protocol v1
@@ -15,7 +15,7 @@ pub struct Args {
     implementation: super::ImplArg,
 }
 
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args) -> CommandResult {
     let implementation = args.implementation.one()?;
     reptest::eval::serve(
         implementation.as_ref(),

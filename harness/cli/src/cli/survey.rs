@@ -1,7 +1,7 @@
 //! `reptest survey`: real robots.txt files through implementations, how often they
 //! disagree; `reptest survey merge`: shards' partial results into the whole survey.
 
-use super::Outcome;
+use super::CommandResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish};
 use reptest::fuzz::attribution;
 use reptest::impls;
@@ -186,7 +186,7 @@ fn positive(option: &str, seconds: f64) -> Result<Duration, String> {
 /// per query (the adapters' own timeout machinery, `reptest run`'s, with the survey's
 /// value).
 fn registry(timeout: Duration) -> impls::Registry {
-    impls::Registry::new(impls::Options {
+    super::registry(impls::Options {
         crate_limits: impls::Limits {
             timeout,
             max_stuck: 16,
@@ -196,14 +196,14 @@ fn registry(timeout: Duration) -> impls::Registry {
     })
 }
 
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args) -> CommandResult {
     match args.command {
         Some(Command::Merge(merge)) => run_merge(merge),
         None => run_survey(args.run),
     }
 }
 
-fn run_survey(args: RunArgs) -> Outcome {
+fn run_survey(args: RunArgs) -> CommandResult {
     let input = args.input.clone().ok_or("--input PATH is required")?;
     if args.queries_per_file == 0 {
         return Err("--queries-per-file 0: give at least 1".into());
@@ -317,7 +317,7 @@ fn run_survey(args: RunArgs) -> Outcome {
     }
 }
 
-fn run_merge(args: MergeArgs) -> Outcome {
+fn run_merge(args: MergeArgs) -> CommandResult {
     let mut partials = Vec::with_capacity(args.partials.len());
     for path in &args.partials {
         let name = path.display().to_string();
@@ -398,14 +398,14 @@ fn minimize(
 }
 
 /// Writes one shard's partial result (and prints it with --json).
-fn write_partial(shard: Shard, survey: Survey, out: Option<&Path>, json: bool) -> Outcome {
+fn write_partial(shard: Shard, survey: Survey, out: Option<&Path>, json: bool) -> CommandResult {
     let partial = Partial::new(shard, survey);
     let mut text = serde_json::to_string_pretty(&partial).map_err(|e| e.to_string())?;
     text.push('\n');
     if let Some(dir) = out {
         create(dir)?;
         let path = dir.join(Partial::file_name(shard));
-        reptest::atomic::write(&path, text.as_bytes())?;
+        reptest::atomic::write(&path, text.as_bytes()).map_err(|e| e.to_string())?;
         eprintln!("wrote {}", path.display());
     }
     if json {
@@ -416,7 +416,7 @@ fn write_partial(shard: Shard, survey: Survey, out: Option<&Path>, json: bool) -
 
 /// Writes survey.json, README.md and survey.html into `out`, and prints the JSON with
 /// `json`, else the Markdown when there is no `out`.
-fn emit(survey: &Survey, out: Option<&Path>, json: bool) -> Outcome {
+fn emit(survey: &Survey, out: Option<&Path>, json: bool) -> CommandResult {
     let text = render::json::render(survey);
     let markdown = render::markdown::render(survey);
     if let Some(dir) = out {
@@ -428,7 +428,8 @@ fn emit(survey: &Survey, out: Option<&Path>, json: bool) -> Outcome {
                 dir.join("survey.html"),
                 render::html::render(survey).as_bytes(),
             ),
-        ])?;
+        ])
+        .map_err(|e| e.to_string())?;
         let a = &survey.tally.agreement;
         eprintln!(
             "wrote {}/{{survey.json,README.md,survey.html}}: agreement {} of {} queries compared",

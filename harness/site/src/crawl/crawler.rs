@@ -190,9 +190,10 @@ impl Crawler {
     }
 
     /// Whether its program can be found: a path that is an executable file, or a name
-    /// found on `PATH` (what `command -v` does).
-    pub fn is_installed(&self) -> bool {
-        find_program(self.program()).is_some()
+    /// found in `search_path` (what `command -v` does with `PATH`; the caller's
+    /// [`reptest_core::Environment::search_path`]).
+    pub fn is_installed(&self, search_path: &[PathBuf]) -> bool {
+        find_program(self.program(), search_path).is_some()
     }
 
     /// The command line with the placeholders filled in.
@@ -309,16 +310,16 @@ fn unknown_placeholder(template: &str) -> Option<&str> {
     None
 }
 
-/// Where `program` is: itself if it names a path, else the first match on `PATH`.
-pub(crate) fn find_program(program: &str) -> Option<PathBuf> {
+/// Where `program` is: itself if it names a path, else the first match in `search_path`.
+pub(crate) fn find_program(program: &str, search_path: &[PathBuf]) -> Option<PathBuf> {
     if program.is_empty() {
         return None;
     }
     if program.contains('/') {
         return is_executable(Path::new(program)).then(|| PathBuf::from(program));
     }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
+    search_path
+        .iter()
         .map(|dir| dir.join(program))
         .find(|candidate| is_executable(candidate))
 }
@@ -395,10 +396,12 @@ mod tests {
     }
 
     #[test]
-    fn programs_are_found_on_path_or_by_path() {
-        assert!(find_program("sh").is_some());
-        assert!(find_program("/bin/sh").is_some());
-        assert!(find_program("reptest-no-such-program").is_none());
-        assert!(find_program("").is_none());
+    fn programs_are_found_on_the_search_path_or_by_path() {
+        let search_path = [PathBuf::from("/usr/bin"), PathBuf::from("/bin")];
+        assert!(find_program("sh", &search_path).is_some());
+        assert!(find_program("sh", &[]).is_none());
+        assert!(find_program("/bin/sh", &[]).is_some());
+        assert!(find_program("reptest-no-such-program", &search_path).is_none());
+        assert!(find_program("", &search_path).is_none());
     }
 }

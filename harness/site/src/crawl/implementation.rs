@@ -17,8 +17,9 @@
 //! not fetched by a crawler ended at its time limit is `timeout`, not a verdict.
 
 use reptest_core::{
-    Availability, Capabilities, CaseInput, ImplInfo, ImplKind, Implementation, Outcome,
+    Availability, Capabilities, CaseInput, Environment, ImplInfo, ImplKind, Implementation, Outcome,
 };
+use std::path::PathBuf;
 
 use super::crawler::Crawler;
 use crate::served::{case_scenario, page_of};
@@ -32,12 +33,15 @@ pub const PLAIN_CASES: &str = "crawlers are judged on the access method, the cas
 pub struct CrawlerImplementation {
     crawler: Crawler,
     info: ImplInfo,
+    /// Where its program is looked for ([`Environment::search_path`]).
+    search_path: Vec<PathBuf>,
 }
 
 impl CrawlerImplementation {
-    /// `crawler` under the name `name` (e.g. `crawler-wget`), written in `language`.
-    /// Its version is the installed package's, when it names one.
-    pub fn new(name: &str, language: &str, crawler: Crawler) -> Self {
+    /// `crawler` under the name `name` (e.g. `crawler-wget`), written in `language`, its
+    /// program looked for on the search path of `environment`. Its version is the
+    /// installed package's, when it names one.
+    pub fn new(name: &str, language: &str, crawler: Crawler, environment: &Environment) -> Self {
         let stated = crawler.version().map(str::to_string);
         let version = stated.unwrap_or_else(|| {
             crawler
@@ -61,7 +65,11 @@ impl CrawlerImplementation {
             },
             kind: ImplKind::Crawler,
         };
-        CrawlerImplementation { crawler, info }
+        CrawlerImplementation {
+            crawler,
+            info,
+            search_path: environment.search_path().to_vec(),
+        }
     }
 
     /// The crawler it runs.
@@ -76,7 +84,7 @@ impl Implementation for CrawlerImplementation {
     }
 
     fn availability(&self) -> Availability {
-        if self.crawler.is_installed() {
+        if self.crawler.is_installed(&self.search_path) {
             return Availability::Available;
         }
         Availability::Unavailable {
@@ -95,7 +103,7 @@ impl Implementation for CrawlerImplementation {
         }
         let scenario = match case_scenario(case) {
             Ok(scenario) => scenario,
-            Err(why) => return vec![Outcome::Unsupported(why); count],
+            Err(why) => return vec![Outcome::Unsupported(why.to_string()); count],
         };
         let mut outcomes: Vec<Option<Outcome>> = vec![None; count];
         // One crawl per product token, in the order tokens first appear.

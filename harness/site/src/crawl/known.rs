@@ -5,6 +5,7 @@
 //! small Colly program (Go) built from its pinned module; `bash harness/external/setup
 //! crawlers` installs them all.
 
+use reptest_core::Environment;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -112,35 +113,28 @@ pub const COLLY_VERSION: &str = "v2.3.0";
 /// The Scrapy spider [`scrapy`] runs, in this crate's sources.
 pub const SCRAPY_SPIDER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/crawlers/scrapy_spider.py");
 
-/// Where `harness/external/setup` installs external implementations and crawlers:
-/// `REPTEST_STATE` (relative to the current directory when relative), else
+/// Where `harness/external/setup` installs external implementations and crawlers: the
+/// environment's [`Environment::state_dir`] (`REPTEST_STATE`), else
 /// `harness/external/.state`.
-pub fn state_dir() -> PathBuf {
-    match std::env::var_os("REPTEST_STATE") {
-        Some(dir) if !dir.is_empty() => {
-            let dir = PathBuf::from(dir);
-            if dir.is_absolute() {
-                dir
-            } else {
-                std::env::current_dir().map_or(dir.clone(), |cwd| cwd.join(&dir))
-            }
-        }
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../external/.state"),
+pub fn state_dir(environment: &Environment) -> PathBuf {
+    match environment.state_dir() {
+        Some(dir) => dir.to_path_buf(),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../external/.state"),
     }
 }
 
 /// The venv Scrapy is installed in: `crawlers/scrapy-venv` in [`state_dir`].
-pub fn scrapy_venv() -> PathBuf {
-    state_dir().join("crawlers/scrapy-venv")
+pub fn scrapy_venv(environment: &Environment) -> PathBuf {
+    state_dir(environment).join("crawlers/scrapy-venv")
 }
 
 /// The Colly crawler's binary: `crawlers/colly-crawler` in [`state_dir`].
-pub fn colly_binary() -> PathBuf {
-    state_dir().join("crawlers/colly-crawler")
+pub fn colly_binary(environment: &Environment) -> PathBuf {
+    state_dir(environment).join("crawlers/colly-crawler")
 }
 
 /// Scrapy (PyPI `scrapy`, pinned at [`SCRAPY_VERSION`]), running the spider
-/// [`SCRAPY_SPIDER`] from its own venv ([`scrapy_venv`]).
+/// [`SCRAPY_SPIDER`] from its own venv ([`scrapy_venv`] of `environment`).
 ///
 /// `{venv}/bin/scrapy runspider scrapy_spider.py -a start={start_url} -s
 /// USER_AGENT={agent} -s ROBOTSTXT_USER_AGENT={agent} -s ROBOTSTXT_OBEY=True -s
@@ -160,8 +154,8 @@ pub fn colly_binary() -> PathBuf {
 /// parses whatever body the robots.txt request returns, whatever its status (a 404 or
 /// 503 with rules is obeyed as if it were a 200: observed), and lets every request
 /// through when the request fails (a reset mid-body: observed in `reptest run`).
-pub fn scrapy() -> Crawler {
-    let scrapy = scrapy_venv().join("bin/scrapy");
+pub fn scrapy(environment: &Environment) -> Crawler {
+    let scrapy = scrapy_venv(environment).join("bin/scrapy");
     let mut command = vec![
         scrapy.to_string_lossy().into_owned(),
         "runspider".to_owned(),
@@ -197,7 +191,7 @@ pub fn scrapy() -> Crawler {
 
 /// A small Colly program (`harness/site/crawlers/colly/main.go`, Go module
 /// `github.com/gocolly/colly/v2` pinned at [`COLLY_VERSION`]), built by
-/// `harness/external/setup crawlers` into [`colly_binary`].
+/// `harness/external/setup crawlers` into [`colly_binary`] of `environment`.
 ///
 /// `colly-crawler -start {start_url} -agent {agent}`: visits the start page, then every
 /// `<a href>` on the same host and port, to depth 2 (`colly.MaxDepth(2)`: the start page
@@ -212,11 +206,11 @@ pub fn scrapy() -> Crawler {
 /// which takes the longest group name that is a case-insensitive prefix of it, else `*`.
 /// `FindGroup` does not read the "disallow all" mark (only temoto's `TestAgent` does), so
 /// on a 5xx robots.txt Colly fetches every page (observed).
-pub fn colly() -> Crawler {
+pub fn colly(environment: &Environment) -> Crawler {
     Crawler::new(
         "colly",
         [
-            colly_binary().to_string_lossy().into_owned(),
+            colly_binary(environment).to_string_lossy().into_owned(),
             "-start".to_owned(),
             "{start_url}".to_owned(),
             "-agent".to_owned(),

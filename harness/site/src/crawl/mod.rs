@@ -72,14 +72,20 @@ pub use known::{
 };
 pub use run::{Crawl, CrawlReport, Exit};
 
+use reptest_core::Environment;
+
 /// The real crawlers reptest judges, as implementations (`reptest impls` lists them with
 /// kind `crawler`): `crawler-wget` and `crawler-httrack` (C), `crawler-scrapy` (Python)
-/// and `crawler-colly` (Go).
-pub fn implementations() -> Vec<CrawlerImplementation> {
+/// and `crawler-colly` (Go), installed in the state folder of `environment` and looked for
+/// on its search path.
+pub fn implementations(environment: &Environment) -> Vec<CrawlerImplementation> {
+    let crawler = |name: &str, language: &str, crawler: Crawler| {
+        CrawlerImplementation::new(name, language, crawler, environment)
+    };
     vec![
-        CrawlerImplementation::new("crawler-wget", "C", wget()),
-        CrawlerImplementation::new("crawler-httrack", "C", httrack()),
-        CrawlerImplementation::new("crawler-scrapy", "Python", scrapy()),
-        CrawlerImplementation::new("crawler-colly", "Go", colly()),
+        crawler("crawler-wget", "C", wget()),
+        crawler("crawler-httrack", "C", httrack()),
+        crawler("crawler-scrapy", "Python", scrapy(environment)),
+        crawler("crawler-colly", "Go", colly(environment)),
     ]
 }

@@ -111,7 +111,7 @@ pub(super) fn compare(
         return Ok(Vec::new());
     }
     let implementations =
-        super::super::selected_for_bodies(&reptest::impls::Registry::default(), names)?;
+        super::super::selected_for_bodies(&super::super::registry(Default::default()), names)?;
     let queries: Vec<QueryInput<'_>> = judged
         .iter()
         .map(|j| QueryInput {

@@ -13,7 +13,7 @@ mod fetch;
 mod judge;
 mod source;
 
-use super::Outcome;
+use super::CommandResult;
 use reptest::report::policy::{self, Report};
 use reptest_reference::{Config, Robots};
 use std::path::PathBuf;
@@ -72,7 +72,7 @@ fn parse_timeout(text: &str) -> Result<Duration, String> {
     }
 }
 
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args) -> CommandResult {
     let expectations = expect::load(&args.expect)?;
     let source = source::read(&args.robots, args.timeout)?;
     expect::refuse_contradictions(&expectations, &args.expect, |url| {
