@@ -48,8 +48,8 @@ pub struct CampaignOptions {
     pub minimize_budget: usize,
     /// Raw examples kept per signature besides the minimized one.
     pub raw_examples: usize,
-    /// The known questions, to attribute signatures to ([`attribution`]); empty: every
-    /// signature is new.
+    /// The known questions, to attribute signatures to
+    /// ([`attribution`](crate::attribution)); empty: every signature is new.
     pub questions: Vec<QuestionProbe>,
 }
 
@@ -128,7 +128,7 @@ pub struct Found {
     pub minimize_stop: Stop,
     /// Up to [`CampaignOptions::raw_examples`] raw examples, in input order.
     pub raw: Vec<Example>,
-    /// The known question it is about ([`attribution`]); `None`: new.
+    /// The known question it is about ([`attribution`](crate::attribution)); `None`: new.
     pub question: Option<String>,
 }
 
