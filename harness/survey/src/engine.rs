@@ -407,8 +407,7 @@ impl Context<'_> {
                 query,
                 &verdicts,
                 decided[q],
-                &mut seen.questions,
-                &mut seen.new,
+                &mut seen,
             );
         }
         seen.count_files(&mut t);
@@ -481,11 +480,10 @@ impl Context<'_> {
         scan: &BodyScan<'_>,
         locator: &str,
         q: usize,
-        query: &crate::SurveyQuery,
+        query: &SurveyQuery,
         verdicts: &[Option<bool>],
         decided: Option<bool>,
-        questions_seen: &mut BTreeSet<String>,
-        new_seen: &mut BTreeSet<String>,
+        seen: &mut Seen,
     ) {
         let names: Vec<&str> = self
             .setup
@@ -510,39 +508,10 @@ impl Context<'_> {
         let (allowed, disallowed) = (side(true), side(false));
         let features = features_with(scan, &query.agent, &query.url);
         match self.setup.attribution.of_verdicts(&by_name, &features) {
-            Some(id) => {
-                t.agreement.attributed += 1;
-                let tally = t.per_question.entry(id.to_string()).or_default();
-                tally.queries += 1;
-                questions_seen.insert(id.to_string());
-                let minority = match allowed.len().cmp(&disallowed.len()) {
-                    std::cmp::Ordering::Less => Some(&allowed),
-                    std::cmp::Ordering::Greater => Some(&disallowed),
-                    std::cmp::Ordering::Equal => match decided {
-                        Some(true) => Some(&disallowed),
-                        Some(false) => Some(&allowed),
-                        None => None,
-                    },
-                };
-                for name in minority.into_iter().flatten() {
-                    *tally.minority.entry(name.clone()).or_default() += 1;
-                }
-            }
+            Some(id) => count_question(t, seen, id, &allowed, &disallowed, decided),
             None => {
                 let key = NewGroup::key(&allowed, &disallowed);
-                new_seen.insert(key.clone());
-                let kept = &file.body[..file.body.len().min(EXAMPLE_BODY_LIMIT)];
-                let example = || Example {
-                    host: file.host.clone(),
-                    locator: locator.to_string(),
-                    query: q as u64,
-                    agent: query.agent.clone(),
-                    url: query.url.clone(),
-                    origin: query.origin.to_string(),
-                    body: reptest_core::visible::render(kept),
-                    body_len: file.body.len() as u64,
-                    body_hex: crate::tally::hex(kept),
-                };
+                seen.new.insert(key.clone());
                 t.new
                     .entry(key)
                     .and_modify(|group| group.queries += 1)
@@ -551,11 +520,56 @@ impl Context<'_> {
                         disallowed,
                         queries: 1,
                         files: 0,
-                        example: example(),
+                        example: example(file, locator, q, query),
                         minimized: None,
                     });
             }
         }
+    }
+}
+
+/// Counts a split query attributed to question `id`, and who is on its minority side:
+/// the smaller side, or on a tie the side against the `decided` verdict.
+fn count_question(
+    t: &mut Tally,
+    seen: &mut Seen,
+    id: &str,
+    allowed: &[String],
+    disallowed: &[String],
+    decided: Option<bool>,
+) {
+    t.agreement.attributed += 1;
+    let tally = t.per_question.entry(id.to_string()).or_default();
+    tally.queries += 1;
+    seen.questions.insert(id.to_string());
+    let minority = match allowed.len().cmp(&disallowed.len()) {
+        std::cmp::Ordering::Less => Some(allowed),
+        std::cmp::Ordering::Greater => Some(disallowed),
+        std::cmp::Ordering::Equal => match decided {
+            Some(true) => Some(disallowed),
+            Some(false) => Some(allowed),
+            None => None,
+        },
+    };
+    for name in minority.into_iter().flatten() {
+        *tally.minority.entry(name.clone()).or_default() += 1;
+    }
+}
+
+/// Query `q` of `file` as a new group's example (its body's first
+/// [`EXAMPLE_BODY_LIMIT`] octets).
+fn example(file: &SurveyFile, locator: &str, q: usize, query: &SurveyQuery) -> Example {
+    let kept = &file.body[..file.body.len().min(EXAMPLE_BODY_LIMIT)];
+    Example {
+        host: file.host.clone(),
+        locator: locator.to_string(),
+        query: q as u64,
+        agent: query.agent.clone(),
+        url: query.url.clone(),
+        origin: query.origin.to_string(),
+        body: reptest_core::visible::render(kept),
+        body_len: file.body.len() as u64,
+        body_hex: crate::tally::hex(kept),
     }
 }
 
