@@ -388,6 +388,8 @@ impl Checker<'_> {
         }
     }
 
+    /// Query `number` of case `case_id`, checked, with the case's defaults filled in;
+    /// `None` when a problem leaves it without a name, expectation or level.
     fn query(
         &mut self,
         case_id: &str,
@@ -437,8 +439,37 @@ impl Checker<'_> {
             raw.level.as_deref().or(defaults.level),
             &requirements,
         );
+        let profiles = self.profiles(&at, line, raw.profiles);
+        let observed = self.observed(&at, line, raw.observed);
+        Some(Query {
+            id: names::id(case_id, name.as_deref()?),
+            name: name?,
+            agent,
+            url: raw.url,
+            expect: expect?,
+            requirements,
+            level: level?,
+            why: raw.why,
+            profiles,
+            triage: raw.triage,
+            question: raw
+                .question
+                .or_else(|| defaults.question.map(str::to_owned)),
+            hits: raw.hits,
+            observed,
+            line,
+        })
+    }
+
+    /// A query's expectations per profile; `at` names the query in messages.
+    fn profiles(
+        &mut self,
+        at: &str,
+        line: usize,
+        raw: BTreeMap<String, String>,
+    ) -> BTreeMap<Profile, Expect> {
         let mut profiles = BTreeMap::new();
-        for (name, verdict) in raw.profiles {
+        for (name, verdict) in raw {
             let profile = name.parse::<Profile>();
             if profile.is_err() {
                 self.fail(
@@ -461,8 +492,19 @@ impl Checker<'_> {
                 ),
             }
         }
+        profiles
+    }
+
+    /// What each implementation answered to a query when it was recorded; `at` names the
+    /// query in messages.
+    fn observed(
+        &mut self,
+        at: &str,
+        line: usize,
+        raw: BTreeMap<String, String>,
+    ) -> BTreeMap<String, OutcomeWord> {
         let mut observed = BTreeMap::new();
-        for (name, word) in raw.observed {
+        for (name, word) in raw {
             if name.is_empty() {
                 self.fail(
                     line,
@@ -476,24 +518,7 @@ impl Checker<'_> {
                 Err(e) => self.fail(line, format!("{at}observed `{name}` = {e}")),
             }
         }
-        Some(Query {
-            id: names::id(case_id, name.as_deref()?),
-            name: name?,
-            agent,
-            url: raw.url,
-            expect: expect?,
-            requirements,
-            level: level?,
-            why: raw.why,
-            profiles,
-            triage: raw.triage,
-            question: raw
-                .question
-                .or_else(|| defaults.question.map(str::to_owned)),
-            hits: raw.hits,
-            observed,
-            line,
-        })
+        observed
     }
 }
 

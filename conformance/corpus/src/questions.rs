@@ -196,8 +196,37 @@ pub(crate) fn load(
     let mut seen = BTreeSet::new();
     for raw in raw.question {
         let line = line_of(text, raw.id.span().start);
-        let id = raw.id.into_inner();
+        let id = raw.id.get_ref().clone();
         let mut fail = |message: String| problems.push(at(line, Some(&id), message));
+        let first = seen.insert(id.clone());
+        let checked = Checked {
+            line,
+            first,
+            cases,
+            index,
+        };
+        if let Some(question) = checked.question(raw, &mut fail) {
+            questions.push(question);
+        }
+    }
+    unknown_questions(file, cases, &questions, &seen, problems);
+    questions
+}
+
+/// What a question of `questions.toml` is checked against.
+struct Checked<'a> {
+    /// Its line.
+    line: usize,
+    /// Whether no question with its id comes earlier.
+    first: bool,
+    cases: &'a [Case],
+    index: &'a crate::RequirementIndex,
+}
+
+impl Checked<'_> {
+    /// The question, or `None` when its level is unknown; `fail` hears of every problem.
+    fn question(&self, raw: RawQuestion, fail: &mut dyn FnMut(String)) -> Option<Question> {
+        let id = raw.id.into_inner();
         let well_formed = id.len() > 2
             && id.starts_with("Q-")
             && id[2..]
@@ -206,7 +235,7 @@ pub(crate) fn load(
         if !well_formed {
             fail("an id is `Q-` then uppercase letters, digits and `-`".into());
         }
-        if !seen.insert(id.clone()) {
+        if !self.first {
             fail("a question with this id comes earlier".into());
         }
         if raw.question.trim().is_empty() || raw.decision.trim().is_empty() {
@@ -226,7 +255,7 @@ pub(crate) fn load(
             ));
         }
         for requirement in &raw.requirements {
-            if index.resolve(requirement).is_none() {
+            if self.index.resolve(requirement).is_none() {
                 fail(format!("unknown requirement ID `{requirement}`"));
             }
         }
@@ -237,16 +266,43 @@ pub(crate) fn load(
                 None => fail(format!("unknown dimension `{name}`")),
             }
         }
-        if raw.examples.is_empty() {
+        self.check_examples(&id, &raw.examples, raw.permits_both.is_some(), fail);
+        Some(Question {
+            id,
+            question: raw.question,
+            rfc: raw.rfc,
+            decision: raw.decision,
+            permits_both: raw.permits_both,
+            level: level?,
+            requirements: raw.requirements,
+            dimensions,
+            features: raw.features,
+            examples: raw.examples,
+            upstream: raw.upstream,
+            line: self.line,
+        })
+    }
+
+    /// Checks the examples of question `id`: at least one, each a query that names the
+    /// question back and is not marked for triage, and `permits_both` given exactly when
+    /// one expects `either`.
+    fn check_examples(
+        &self,
+        id: &str,
+        examples: &[String],
+        permits_both: bool,
+        fail: &mut dyn FnMut(String),
+    ) {
+        if examples.is_empty() {
             fail("give at least one example query (`examples = [\"case-id/name\"]`)".into());
         }
         let mut any_either = false;
-        for example in &raw.examples {
-            match find_query(cases, example) {
-                None => fail(not_a_query(cases, example)),
+        for example in examples {
+            match find_query(self.cases, example) {
+                None => fail(not_a_query(self.cases, example)),
                 Some((_, query)) => {
                     any_either |= query.expect == Expect::Either;
-                    if query.question.as_deref() != Some(id.as_str()) {
+                    if query.question.as_deref() != Some(id) {
                         fail(format!(
                             "example `{example}` does not name this question back (add `question = \"{id}\"` to it)"
                         ));
@@ -257,33 +313,28 @@ pub(crate) fn load(
                 }
             }
         }
-        match (&raw.permits_both, any_either) {
-            (None, true) => fail(
+        match (permits_both, any_either) {
+            (false, true) => fail(
                 "an example expects `either`: quote the RFC sentence that permits both in `permits_both`"
                     .into(),
             ),
-            (Some(_), false) => fail(
+            (true, false) => fail(
                 "`permits_both` is given but no example expects `either`".into(),
             ),
             _ => {}
         }
-        let Some(level) = level else { continue };
-        questions.push(Question {
-            id,
-            question: raw.question,
-            rfc: raw.rfc,
-            decision: raw.decision,
-            permits_both: raw.permits_both,
-            level,
-            requirements: raw.requirements,
-            dimensions,
-            features: raw.features,
-            examples: raw.examples,
-            upstream: raw.upstream,
-            line,
-        });
     }
-    // Every query's question exists.
+}
+
+/// Reports every query whose `question` is not in `file`, unless a question with that id
+/// was there and already reported (`seen`).
+fn unknown_questions(
+    file: &Path,
+    cases: &[Case],
+    questions: &[Question],
+    seen: &BTreeSet<String>,
+    problems: &mut Vec<Problem>,
+) {
     let known: BTreeMap<&str, ()> = questions.iter().map(|q| (q.id.as_str(), ())).collect();
     for case in cases {
         for query in &case.queries {
@@ -306,5 +357,4 @@ pub(crate) fn load(
             }
         }
     }
-    questions
 }

@@ -298,7 +298,20 @@ pub fn render_corpus_write_up(corpus: &Corpus, campaign: &str) -> String {
         findings.len(),
         findings.len() - undecided
     );
-    // Questions in catalogue order, then the findings naming none.
+    let groups = group_findings(corpus, &findings);
+    write_question_table(&mut out, &groups);
+    for (question, mine) in &groups {
+        write_group_heading(&mut out, *question);
+        for (case, query) in mine {
+            write_finding(&mut out, case, query);
+        }
+    }
+    out
+}
+
+/// The findings by question: the questions in catalogue order (those with findings),
+/// then the findings naming none (or an unknown one).
+fn group_findings<'a>(corpus: &'a Corpus, findings: &[(&'a Case, &'a Query)]) -> Vec<Group<'a>> {
     let mut groups: Vec<Group<'_>> = corpus
         .questions()
         .iter()
@@ -325,11 +338,16 @@ pub fn render_corpus_write_up(corpus: &Corpus, campaign: &str) -> String {
     if !unattributed.is_empty() {
         groups.push((None, unattributed));
     }
+    groups
+}
+
+/// The table of the groups: question, level, findings, hits, who is wrong on them.
+fn write_question_table(out: &mut String, groups: &[Group<'_>]) {
     let _ = writeln!(
         out,
         "| question | level | findings | raw hits | implementations wrong on them |\n| --- | --- | ---: | ---: | --- |"
     );
-    for (question, mine) in &groups {
+    for (question, mine) in groups {
         let wrong: BTreeSet<&str> = mine.iter().flat_map(|(_, q)| wrong_on(q)).collect();
         let (id, text, level) = match question {
             Some(q) => (q.id.as_str(), q.question.as_str(), q.level.as_str()),
@@ -346,69 +364,67 @@ pub fn render_corpus_write_up(corpus: &Corpus, campaign: &str) -> String {
         );
     }
     let _ = writeln!(out);
-    for (question, mine) in &groups {
-        match question {
-            Some(q) => {
-                let _ = writeln!(out, "## {}\n", q.id);
-                let _ = writeln!(out, "**{}**\n", q.question);
-                for quote in &q.rfc {
-                    let _ = writeln!(
-                        out,
-                        "> {} “{}”\n",
-                        reptest_corpus::questions::cite(&quote.section),
-                        quote.text
-                    );
-                }
-                let _ = writeln!(out, "Decision ({}): {}\n", q.level, q.decision);
-                if let Some(both) = &q.permits_both {
-                    let _ = writeln!(out, "Either verdict conforms: {both}\n");
-                }
-            }
-            None => {
-                let _ = writeln!(
-                    out,
-                    "## new\n\nNot attributed to a question of the catalogue yet.\n"
-                );
-            }
-        }
-        for (case, query) in mine {
-            let _ = writeln!(out, "### `{}`\n", case.id);
-            let _ = writeln!(out, "{}\n", case.title);
-            let _ = writeln!(
-                out,
-                "- expected: **{}** ({}; {})",
-                query.expect,
-                query.level,
-                query.requirements.join(", ")
-            );
-            if let Some(hits) = query.hits {
-                let _ = writeln!(out, "- raw hits: {hits}");
-            }
-            let _ = writeln!(out, "- agent: `{}`", query.agent);
-            let _ = writeln!(out, "- url: `{}`", query.url);
-            let _ = writeln!(out, "- why: {}\n", query.why);
-            let _ = writeln!(out, "```text\n{}\n```\n", fenced(&case.body));
-            let _ = writeln!(out, "| answer | implementations |\n| --- | --- |");
-            let mut by_word: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
-            for (name, word) in &query.observed {
-                let judged = match word.verdict() {
-                    Some(allowed)
-                        if query.expect.accepts(allowed) && query.expect != Expect::Either =>
-                    {
-                        format!("{word} (right)")
-                    }
-                    Some(_) if query.expect != Expect::Either => format!("{word} (wrong)"),
-                    _ => word.to_string(),
-                };
-                by_word.entry(judged).or_default().push(name);
-            }
-            for (word, names) in by_word {
-                let _ = writeln!(out, "| {word} | {} |", names.join(", "));
-            }
-            let _ = writeln!(out);
-        }
+}
+
+/// A group's heading: the question with its RFC sentences and decision, or `new`.
+fn write_group_heading(out: &mut String, question: Option<&reptest_corpus::Question>) {
+    let Some(q) = question else {
+        let _ = writeln!(
+            out,
+            "## new\n\nNot attributed to a question of the catalogue yet.\n"
+        );
+        return;
+    };
+    let _ = writeln!(out, "## {}\n", q.id);
+    let _ = writeln!(out, "**{}**\n", q.question);
+    for quote in &q.rfc {
+        let _ = writeln!(
+            out,
+            "> {} “{}”\n",
+            reptest_corpus::questions::cite(&quote.section),
+            quote.text
+        );
     }
-    out
+    let _ = writeln!(out, "Decision ({}): {}\n", q.level, q.decision);
+    if let Some(both) = &q.permits_both {
+        let _ = writeln!(out, "Either verdict conforms: {both}\n");
+    }
+}
+
+/// One finding: its query, body and the recorded answers, judged right or wrong.
+fn write_finding(out: &mut String, case: &Case, query: &Query) {
+    let _ = writeln!(out, "### `{}`\n", case.id);
+    let _ = writeln!(out, "{}\n", case.title);
+    let _ = writeln!(
+        out,
+        "- expected: **{}** ({}; {})",
+        query.expect,
+        query.level,
+        query.requirements.join(", ")
+    );
+    if let Some(hits) = query.hits {
+        let _ = writeln!(out, "- raw hits: {hits}");
+    }
+    let _ = writeln!(out, "- agent: `{}`", query.agent);
+    let _ = writeln!(out, "- url: `{}`", query.url);
+    let _ = writeln!(out, "- why: {}\n", query.why);
+    let _ = writeln!(out, "```text\n{}\n```\n", fenced(&case.body));
+    let _ = writeln!(out, "| answer | implementations |\n| --- | --- |");
+    let mut by_word: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
+    for (name, word) in &query.observed {
+        let judged = match word.verdict() {
+            Some(allowed) if query.expect.accepts(allowed) && query.expect != Expect::Either => {
+                format!("{word} (right)")
+            }
+            Some(_) if query.expect != Expect::Either => format!("{word} (wrong)"),
+            _ => word.to_string(),
+        };
+        by_word.entry(judged).or_default().push(name);
+    }
+    for (word, names) in by_word {
+        let _ = writeln!(out, "| {word} | {} |", names.join(", "));
+    }
+    let _ = writeln!(out);
 }
 
 /// A question (or none: new) with the findings naming it.

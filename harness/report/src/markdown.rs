@@ -16,7 +16,10 @@
 //! visible-character notation ([`reptest_core::visible`]), and bodies sit in fenced code blocks
 //! whose fence is longer than any backtick run inside.
 
-use super::{CaseEntry, Cell, ImplScore, LevelTally, QueryEntry, QuestionVerdict, Report};
+use super::{
+    CaseEntry, Cell, ImplEntry, ImplScore, LevelTally, QueryEntry, QuestionEntry, QuestionVerdict,
+    Report,
+};
 use reptest_corpus::{OutcomeWord, Profile};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -87,7 +90,6 @@ pub fn summary(report: &Report, write_ups: &[WriteUp]) -> String {
 /// what was expected and what came (word, deciding line, error detail), in corpus order.
 pub fn implementation(report: &Report, name: &str) -> Option<String> {
     let column = report.implementation(name)?;
-    let entry = &report.implementations[column];
     let outcomes = report.outcomes.get(column)?;
     let score = report.scores.iter().find(|s| s.name == name);
     let reference = report
@@ -95,6 +97,27 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
         .filter(|&r| r != column)
         .and_then(|r| report.outcomes.get(r));
     let mut out = String::new();
+    implementation_header(&mut out, report, name, &report.implementations[column]);
+    implementation_scores(&mut out, report, score);
+    questions_wrong(&mut out, report, name);
+    may_choices(&mut out, report, score);
+    either_without_verdict(&mut out, report, outcomes);
+    unsupported(&mut out, report, outcomes);
+    let failed = Failed {
+        report,
+        score,
+        outcomes,
+        reference,
+    };
+    failed.rfc9309(&mut out);
+    if report.meta.profiles.contains(&Profile::Google) {
+        failed.google(&mut out);
+    }
+    Some(finish(out))
+}
+
+/// The title of an implementation's page: what it is, what it takes, the corpus.
+fn implementation_header(out: &mut String, report: &Report, name: &str, entry: &ImplEntry) {
     let _ = writeln!(out, "# {}\n", code(name));
     let _ = writeln!(
         out,
@@ -126,7 +149,10 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
         report.meta.queries,
         text(&report.meta.reptest_version)
     );
+}
 
+/// "Scores": an implementation's pass rates per profile and level, and its counts.
+fn implementation_scores(out: &mut String, report: &Report, score: Option<&ImplScore>) {
     let _ = writeln!(out, "## Scores\n");
     let _ = writeln!(
         out,
@@ -158,54 +184,56 @@ pub fn implementation(report: &Report, name: &str) -> Option<String> {
         );
     }
     let _ = writeln!(out);
+}
 
-    questions_wrong(&mut out, report, name);
-    may_choices(&mut out, report, score);
-    either_without_verdict(&mut out, report, outcomes);
-    unsupported(&mut out, report, outcomes);
+/// What an implementation's page lists the queries it did not pass from.
+struct Failed<'r> {
+    report: &'r Report,
+    score: Option<&'r ImplScore>,
+    outcomes: &'r [Cell],
+    reference: Option<&'r Vec<Cell>>,
+}
 
-    let rfc_failures = not_passed(report, score, Profile::Rfc9309, None);
-    let _ = writeln!(
-        out,
-        "## Queries not passed under `rfc9309` ({})\n",
-        rfc_failures.len()
-    );
-    if rfc_failures.is_empty() {
-        let _ = writeln!(out, "None: every judged query passed.\n");
-    } else {
-        failures(
-            &mut out,
-            &rfc_failures,
-            outcomes,
-            reference,
-            Profile::Rfc9309,
+impl Failed<'_> {
+    /// "Queries not passed under `rfc9309`".
+    fn rfc9309(&self, out: &mut String) {
+        let list = not_passed(self.report, self.score, Profile::Rfc9309, None);
+        let _ = writeln!(
+            out,
+            "## Queries not passed under `rfc9309` ({})\n",
+            list.len()
         );
+        if list.is_empty() {
+            let _ = writeln!(out, "None: every judged query passed.\n");
+        } else {
+            failures(out, &list, self.outcomes, self.reference, Profile::Rfc9309);
+        }
     }
-    if report.meta.profiles.contains(&Profile::Google) {
-        let google_failures = not_passed(report, score, Profile::Google, Some(Profile::Rfc9309));
+
+    /// "Queries not passed under `google` where it expects otherwise" than `rfc9309`.
+    fn google(&self, out: &mut String) {
+        let list = not_passed(
+            self.report,
+            self.score,
+            Profile::Google,
+            Some(Profile::Rfc9309),
+        );
         let _ = writeln!(
             out,
             "## Queries not passed under `google` where it expects otherwise ({})\n",
-            google_failures.len()
+            list.len()
         );
         let _ = writeln!(
             out,
             "Queries whose `google` expectation differs from the `rfc9309` one (Google's \
              choice where the RFC allows either verdict); the others are listed above.\n"
         );
-        if google_failures.is_empty() {
+        if list.is_empty() {
             let _ = writeln!(out, "None.\n");
         } else {
-            failures(
-                &mut out,
-                &google_failures,
-                outcomes,
-                reference,
-                Profile::Google,
-            );
+            failures(out, &list, self.outcomes, self.reference, Profile::Google);
         }
     }
-    Some(finish(out))
 }
 
 /// Column indexes: the reference first, then by name.
@@ -642,86 +670,95 @@ fn questions(out: &mut String, report: &Report, order: &[usize]) {
     let _ = writeln!(out);
     let rows: Vec<(&CaseEntry, &QueryEntry)> = report.queries().collect();
     for q in &report.questions {
-        let _ = writeln!(out, "### {}\n", text(&q.id));
-        let _ = writeln!(out, "**{}**\n", text(&q.question));
-        for (section, sentence) in &q.rfc {
-            let _ = writeln!(
-                out,
-                "> {} “{}”\n",
-                text(&reptest_corpus::questions::cite(section)),
-                text(sentence)
-            );
-        }
-        let _ = writeln!(
-            out,
-            "Decision ({}; {}): {}\n",
-            text(&q.level),
-            q.requirements
-                .iter()
-                .map(|r| code(r))
-                .collect::<Vec<_>>()
-                .join(", "),
-            text(&q.decision)
-        );
-        if let Some(both) = &q.permits_both {
-            let _ = writeln!(out, "Either verdict conforms: {}\n", text(both));
-        }
-        if let Some(&first) = q.examples.first() {
-            if let Some((case, query)) = rows.get(first) {
-                let _ = writeln!(
-                    out,
-                    "Minimal example {}: agent {}, URL {}, expected **{}**\n\n{}\n",
-                    code(&query.id),
-                    code(&query.agent),
-                    code(&query.url),
-                    text(expect(query, Profile::Rfc9309)),
-                    fenced(&case.body)
-                );
-            }
-        }
-        if !q.hits.is_empty() {
-            let hits: Vec<String> = q
-                .hits
-                .iter()
-                .map(|(campaign, n)| format!("{} {n}", code(campaign)))
-                .collect();
-            let _ = writeln!(out, "Raw hits in fuzzing campaigns: {}\n", hits.join(", "));
-        }
-        let _ = writeln!(
-            out,
-            "| implementation | answer | queries | upstream |\n| --- | --- | --- | --- |"
-        );
-        for &i in order {
-            let (Some(entry), Some(answer)) = (report.implementations.get(i), q.per_impl.get(i))
-            else {
-                continue;
-            };
-            if answer.verdict == QuestionVerdict::NotJudged {
-                continue;
-            }
-            let upstream: Vec<String> = q
-                .upstream
-                .iter()
-                .filter(|(name, _, _)| *name == entry.name)
-                .map(|(_, url, title)| {
-                    format!(
-                        "[{}](<{}>)",
-                        cell(title),
-                        url.replace(['<', '>', '\n', '\r'], "")
-                    )
-                })
-                .collect();
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} |",
-                code_cell(&entry.name),
-                answer.verdict.as_str(),
-                answer.describe(),
-                upstream.join(" ")
-            );
-        }
-        let _ = writeln!(out);
+        question(out, report, order, q, &rows);
     }
+}
+
+/// One question of the catalogue: its RFC sentences, decision, example and hits, then
+/// every implementation's answer with its upstream reports.
+fn question(
+    out: &mut String,
+    report: &Report,
+    order: &[usize],
+    q: &QuestionEntry,
+    rows: &[(&CaseEntry, &QueryEntry)],
+) {
+    let _ = writeln!(out, "### {}\n", text(&q.id));
+    let _ = writeln!(out, "**{}**\n", text(&q.question));
+    for (section, sentence) in &q.rfc {
+        let _ = writeln!(
+            out,
+            "> {} “{}”\n",
+            text(&reptest_corpus::questions::cite(section)),
+            text(sentence)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "Decision ({}; {}): {}\n",
+        text(&q.level),
+        q.requirements
+            .iter()
+            .map(|r| code(r))
+            .collect::<Vec<_>>()
+            .join(", "),
+        text(&q.decision)
+    );
+    if let Some(both) = &q.permits_both {
+        let _ = writeln!(out, "Either verdict conforms: {}\n", text(both));
+    }
+    if let Some((case, query)) = q.examples.first().and_then(|&first| rows.get(first)) {
+        let _ = writeln!(
+            out,
+            "Minimal example {}: agent {}, URL {}, expected **{}**\n\n{}\n",
+            code(&query.id),
+            code(&query.agent),
+            code(&query.url),
+            text(expect(query, Profile::Rfc9309)),
+            fenced(&case.body)
+        );
+    }
+    if !q.hits.is_empty() {
+        let hits: Vec<String> = q
+            .hits
+            .iter()
+            .map(|(campaign, n)| format!("{} {n}", code(campaign)))
+            .collect();
+        let _ = writeln!(out, "Raw hits in fuzzing campaigns: {}\n", hits.join(", "));
+    }
+    let _ = writeln!(
+        out,
+        "| implementation | answer | queries | upstream |\n| --- | --- | --- | --- |"
+    );
+    for &i in order {
+        let (Some(entry), Some(answer)) = (report.implementations.get(i), q.per_impl.get(i)) else {
+            continue;
+        };
+        if answer.verdict == QuestionVerdict::NotJudged {
+            continue;
+        }
+        let upstream: Vec<String> = q
+            .upstream
+            .iter()
+            .filter(|(name, _, _)| *name == entry.name)
+            .map(|(_, url, title)| {
+                format!(
+                    "[{}](<{}>)",
+                    cell(title),
+                    url.replace(['<', '>', '\n', '\r'], "")
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            code_cell(&entry.name),
+            answer.verdict.as_str(),
+            answer.describe(),
+            upstream.join(" ")
+        );
+    }
+    let _ = writeln!(out);
 }
 
 /// The questions an implementation gets wrong, with their decisions and upstream reports.

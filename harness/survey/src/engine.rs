@@ -17,7 +17,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use rayon::prelude::*;
@@ -222,22 +221,7 @@ pub fn survey_files(
     setup: &Setup<'_>,
     observer: &dyn Observer,
 ) -> Result<Survey, Error> {
-    let mut header = Header {
-        seed: options.seed,
-        queries_per_file: options.queries_per_file as u64,
-        limit: options.limit,
-        implementations: setup
-            .implementations
-            .iter()
-            .map(|i| ImplEntry::of(*i))
-            .collect(),
-        decided_by: ImplEntry::of(setup.decider),
-        questions: setup.questions.clone(),
-        attribution: attribution_checksum(setup.attribution),
-        breaker: options.breaker,
-        timeout: options.timeout,
-        input: InputFingerprint::default(),
-    };
+    let mut header = Header::of(options, setup);
     let n = setup.implementations.len();
     let decider_at = setup
         .implementations
@@ -257,45 +241,22 @@ pub fn survey_files(
         .num_threads(threads.max(4))
         .build()
         .ok();
+    let mut wanted = Wanted {
+        files,
+        input,
+        options,
+        observer,
+        read: 0,
+        skipped: 0,
+        digest: InputDigest::new(),
+        fatal: None,
+    };
     // The files wanted, read one at a time by whichever thread is free (`par_bridge`), so
     // a slow file holds up its own thread only, and memory holds one body per thread.
-    let fatal: Mutex<Option<Error>> = Mutex::new(None);
-    let mut skipped = 0u64;
-    let mut read = 0u64;
-    // Every entry read, before sharding: the same in every shard.
-    let mut digest = InputDigest::new();
-    let mut files = files;
-    let wanted = std::iter::from_fn(|| loop {
-        if options.limit.is_some_and(|limit| read >= limit) {
-            return None;
-        }
-        match files.next()? {
-            Ok(file) => {
-                read += 1;
-                digest.file(&file, input);
-                observer.read();
-                if options.shard.holds(&file, input) {
-                    return Some(file);
-                }
-            }
-            Err(err) if err.is_fatal() => {
-                *fatal.lock().unwrap_or_else(PoisonError::into_inner) = Some(err);
-                return None;
-            }
-            Err(err) => {
-                digest.skipped(err.location(), input);
-                observer.skipped(&err);
-                // Every shard reads every entry; the first counts the skipped ones.
-                if options.shard.index == 0 {
-                    skipped += 1;
-                }
-            }
-        }
-    });
     // Fused: once the input ends (or fails), no thread reads it again.
-    let wanted = wanted.fuse();
-    let work = || {
-        wanted
+    let mut work = || {
+        (&mut wanted)
+            .fuse()
             .par_bridge()
             .map(|file| {
                 let t = context.file(&file);
@@ -316,12 +277,86 @@ pub fn survey_files(
         Some(pool) => pool.install(work),
         None => work(),
     };
-    if let Some(err) = fatal.into_inner().unwrap_or_else(PoisonError::into_inner) {
+    if let Some(err) = wanted.fatal {
         return Err(err);
     }
-    tally.files.skipped += skipped;
-    header.input = digest.finish();
+    tally.files.skipped += wanted.skipped;
+    header.input = wanted.digest.finish();
     Ok(Survey { header, tally })
+}
+
+impl Header {
+    /// The header of a survey with these settings (its input's fingerprint still empty).
+    fn of(options: &Options, setup: &Setup<'_>) -> Header {
+        Header {
+            seed: options.seed,
+            queries_per_file: options.queries_per_file as u64,
+            limit: options.limit,
+            implementations: setup
+                .implementations
+                .iter()
+                .map(|i| ImplEntry::of(*i))
+                .collect(),
+            decided_by: ImplEntry::of(setup.decider),
+            questions: setup.questions.clone(),
+            attribution: attribution_checksum(setup.attribution),
+            breaker: options.breaker,
+            timeout: options.timeout,
+            input: InputFingerprint::default(),
+        }
+    }
+}
+
+/// The files of the input that this shard surveys, read one at a time. Every entry read
+/// is counted and digested before sharding (so the same in every shard); the files end
+/// at the limit (`--limit`) or at the first fatal error, which is kept.
+struct Wanted<'a, I> {
+    files: I,
+    input: &'a str,
+    options: &'a Options,
+    observer: &'a dyn Observer,
+    /// Entries read.
+    read: u64,
+    /// Entries skipped as unreadable (every shard reads every entry; the first counts
+    /// them).
+    skipped: u64,
+    /// Every entry read, before sharding.
+    digest: InputDigest,
+    /// The fatal error the input ended with.
+    fatal: Option<Error>,
+}
+
+impl<I: Iterator<Item = Result<SurveyFile, Error>>> Iterator for Wanted<'_, I> {
+    type Item = SurveyFile;
+
+    fn next(&mut self) -> Option<SurveyFile> {
+        loop {
+            if self.options.limit.is_some_and(|limit| self.read >= limit) {
+                return None;
+            }
+            match self.files.next()? {
+                Ok(file) => {
+                    self.read += 1;
+                    self.digest.file(&file, self.input);
+                    self.observer.read();
+                    if self.options.shard.holds(&file, self.input) {
+                        return Some(file);
+                    }
+                }
+                Err(err) if err.is_fatal() => {
+                    self.fatal = Some(err);
+                    return None;
+                }
+                Err(err) => {
+                    self.digest.skipped(err.location(), self.input);
+                    self.observer.skipped(&err);
+                    if self.options.shard.index == 0 {
+                        self.skipped += 1;
+                    }
+                }
+            }
+        }
+    }
 }
 
 struct Context<'a> {
@@ -335,9 +370,53 @@ struct Context<'a> {
 impl Context<'_> {
     /// The tally of one file.
     fn file(&self, file: &SurveyFile) -> Tally {
-        let implementations = self.setup.implementations;
-        let n = implementations.len();
+        let n = self.setup.implementations.len();
         let mut t = Tally::new(n);
+        let queries = self.count_file(&mut t, file);
+        if queries.is_empty() {
+            return t;
+        }
+        let inputs: Vec<QueryInput<'_>> = queries.iter().map(SurveyQuery::input).collect();
+        let case = CaseInput {
+            robots: &file.body,
+            fetch: None,
+            queries: &inputs,
+        };
+        let answers = self.answers(&case);
+        count_breakers(&mut t, &answers);
+        let decided = self.decided(&answers, &case);
+        let mut seen = Seen::new(n);
+        let locator = file.source.strip_prefix(self.input).unwrap_or(&file.source);
+        // The body's features are read once, at its first split query (attribution).
+        let scan = std::cell::OnceCell::new();
+        for (q, query) in queries.iter().enumerate() {
+            let verdicts: Vec<Option<bool>> = answers
+                .iter()
+                .map(|a| a.outcome(q).and_then(Outcome::allowed))
+                .collect();
+            count_answers(&mut t, &mut seen, &answers, q, &verdicts, decided[q]);
+            if !count_agreement(&mut t, &verdicts) {
+                continue;
+            }
+            self.split(
+                &mut t,
+                file,
+                scan.get_or_init(|| BodyScan::of(&file.body)),
+                locator,
+                q,
+                query,
+                &verdicts,
+                decided[q],
+                &mut seen,
+            );
+        }
+        seen.count_files(&mut t);
+        t
+    }
+
+    /// Counts the file in `t` (read, cut, status) and returns its derived queries: none
+    /// when its status means the rules do not apply.
+    fn count_file(&self, t: &mut Tally, file: &SurveyFile) -> Vec<SurveyQuery> {
         t.files.read = 1;
         match file.cut {
             Some(Cut::Limit) => t.files.cut_at_limit = 1,
@@ -356,143 +435,40 @@ impl Context<'_> {
         if !branch.rules_apply() {
             t.files.not_surveyed = 1;
             t.status.insert(family.to_string(), row);
-            return t;
+            return Vec::new();
         }
         t.files.surveyed = 1;
         let queries = derive(file, self.options.seed, self.options.queries_per_file);
         row.queries = queries.len() as u64;
         t.status.insert(family.to_string(), row);
         t.queries = queries.len() as u64;
-        if queries.is_empty() {
-            return t;
-        }
-        let inputs: Vec<QueryInput<'_>> = queries.iter().map(SurveyQuery::input).collect();
-        let case = CaseInput {
-            robots: &file.body,
-            fetch: None,
-            queries: &inputs,
-        };
-        let answers: Vec<Answers> = implementations
+        queries
+    }
+
+    /// Every implementation's answers to the file's queries, through its breaker.
+    fn answers(&self, case: &CaseInput<'_>) -> Vec<Answers> {
+        self.setup
+            .implementations
             .iter()
             .enumerate()
             .map(|(i, implementation)| {
                 self.breakers
-                    .evaluate(i, *implementation, &case, Some(i) == self.decider_at)
+                    .evaluate(i, *implementation, case, Some(i) == self.decider_at)
             })
-            .collect();
-        for (mine, answers) in t.implementations.iter_mut().zip(&answers) {
-            let b = &mut mine.breaker;
-            match answers {
-                Answers::Asked {
-                    tripped, opened, ..
-                } => {
-                    b.files_tripped = u64::from(*tripped);
-                    b.opened = u64::from(*opened);
-                }
-                Answers::Skipped => b.files_skipped = 1,
-            }
-        }
-        let decided: Vec<Option<bool>> = match self.decider_at {
-            Some(at) => (0..queries.len())
+            .collect()
+    }
+
+    /// The decided verdict of each query: the decider's among `answers`, or asked of it.
+    fn decided(&self, answers: &[Answers], case: &CaseInput<'_>) -> Vec<Option<bool>> {
+        match self.decider_at {
+            Some(at) => (0..case.queries.len())
                 .map(|q| answers[at].outcome(q).and_then(Outcome::allowed))
                 .collect(),
-            None => evaluate(self.setup.decider, &case)
+            None => evaluate(self.setup.decider, case)
                 .iter()
                 .map(Outcome::allowed)
                 .collect(),
-        };
-        let mut pair_both = vec![vec![false; n]; n];
-        let mut pair_split = vec![vec![false; n]; n];
-        let mut decided_both = vec![false; n];
-        let mut decided_split = vec![false; n];
-        let mut questions_seen = BTreeSet::new();
-        let mut new_seen = BTreeSet::new();
-        let locator = file.source.strip_prefix(self.input).unwrap_or(&file.source);
-        // The body's features are read once, at its first split query (attribution).
-        let scan = std::cell::OnceCell::new();
-        for (q, query) in queries.iter().enumerate() {
-            let verdicts: Vec<Option<bool>> = answers
-                .iter()
-                .map(|a| a.outcome(q).and_then(Outcome::allowed))
-                .collect();
-            for (i, answer) in answers.iter().enumerate() {
-                let mine = &mut t.implementations[i];
-                mine.asked += 1;
-                match answer.outcome(q) {
-                    Some(Outcome::Verdict { allowed, .. }) => {
-                        mine.verdicts += 1;
-                        mine.allowed += u64::from(*allowed);
-                    }
-                    Some(Outcome::Error(_)) => mine.missing.error += 1,
-                    Some(Outcome::Timeout(_)) => mine.missing.timeout += 1,
-                    Some(Outcome::Crash(_)) => mine.missing.crash += 1,
-                    Some(Outcome::Unsupported(_)) => mine.missing.unsupported += 1,
-                    None => mine.missing.skipped += 1,
-                }
-                if let (Some(v), Some(d)) = (verdicts[i], decided[q]) {
-                    mine.decided.queries += 1;
-                    decided_both[i] = true;
-                    if v != d {
-                        mine.decided.queries_disagree += 1;
-                        decided_split[i] = true;
-                    }
-                }
-                for j in 0..n {
-                    if let (Some(a), Some(b)) = (verdicts[i], verdicts[j]) {
-                        let pair = &mut t.pairwise[i][j];
-                        pair.queries += 1;
-                        pair_both[i][j] = true;
-                        if a != b {
-                            pair.queries_disagree += 1;
-                            pair_split[i][j] = true;
-                        }
-                    }
-                }
-            }
-            let answered = verdicts.iter().flatten().count();
-            if answered < 2 {
-                continue;
-            }
-            t.agreement.compared += 1;
-            let allowed = verdicts.iter().flatten().filter(|v| **v).count();
-            if allowed == 0 || allowed == answered {
-                t.agreement.unanimous += 1;
-                continue;
-            }
-            t.agreement.split += 1;
-            self.split(
-                &mut t,
-                file,
-                scan.get_or_init(|| BodyScan::of(&file.body)),
-                locator,
-                q,
-                query,
-                &verdicts,
-                decided[q],
-                &mut questions_seen,
-                &mut new_seen,
-            );
         }
-        for i in 0..n {
-            let mine = &mut t.implementations[i].decided;
-            mine.files = u64::from(decided_both[i]);
-            mine.files_disagree = u64::from(decided_split[i]);
-            for j in 0..n {
-                t.pairwise[i][j].files = u64::from(pair_both[i][j]);
-                t.pairwise[i][j].files_disagree = u64::from(pair_split[i][j]);
-            }
-        }
-        for id in questions_seen {
-            if let Some(question) = t.per_question.get_mut(&id) {
-                question.files = 1;
-            }
-        }
-        for key in new_seen {
-            if let Some(group) = t.new.get_mut(&key) {
-                group.files = 1;
-            }
-        }
-        t
     }
 
     /// Attributes one split query: to a question, or to a new group.
@@ -504,11 +480,10 @@ impl Context<'_> {
         scan: &BodyScan<'_>,
         locator: &str,
         q: usize,
-        query: &crate::SurveyQuery,
+        query: &SurveyQuery,
         verdicts: &[Option<bool>],
         decided: Option<bool>,
-        questions_seen: &mut BTreeSet<String>,
-        new_seen: &mut BTreeSet<String>,
+        seen: &mut Seen,
     ) {
         let names: Vec<&str> = self
             .setup
@@ -533,39 +508,10 @@ impl Context<'_> {
         let (allowed, disallowed) = (side(true), side(false));
         let features = features_with(scan, &query.agent, &query.url);
         match self.setup.attribution.of_verdicts(&by_name, &features) {
-            Some(id) => {
-                t.agreement.attributed += 1;
-                let tally = t.per_question.entry(id.to_string()).or_default();
-                tally.queries += 1;
-                questions_seen.insert(id.to_string());
-                let minority = match allowed.len().cmp(&disallowed.len()) {
-                    std::cmp::Ordering::Less => Some(&allowed),
-                    std::cmp::Ordering::Greater => Some(&disallowed),
-                    std::cmp::Ordering::Equal => match decided {
-                        Some(true) => Some(&disallowed),
-                        Some(false) => Some(&allowed),
-                        None => None,
-                    },
-                };
-                for name in minority.into_iter().flatten() {
-                    *tally.minority.entry(name.clone()).or_default() += 1;
-                }
-            }
+            Some(id) => count_question(t, seen, id, &allowed, &disallowed, decided),
             None => {
                 let key = NewGroup::key(&allowed, &disallowed);
-                new_seen.insert(key.clone());
-                let kept = &file.body[..file.body.len().min(EXAMPLE_BODY_LIMIT)];
-                let example = || Example {
-                    host: file.host.clone(),
-                    locator: locator.to_string(),
-                    query: q as u64,
-                    agent: query.agent.clone(),
-                    url: query.url.clone(),
-                    origin: query.origin.to_string(),
-                    body: reptest_core::visible::render(kept),
-                    body_len: file.body.len() as u64,
-                    body_hex: crate::tally::hex(kept),
-                };
+                seen.new.insert(key.clone());
                 t.new
                     .entry(key)
                     .and_modify(|group| group.queries += 1)
@@ -574,10 +520,189 @@ impl Context<'_> {
                         disallowed,
                         queries: 1,
                         files: 0,
-                        example: example(),
+                        example: example(file, locator, q, query),
                         minimized: None,
                     });
             }
         }
     }
+}
+
+/// Counts a split query attributed to question `id`, and who is on its minority side:
+/// the smaller side, or on a tie the side against the `decided` verdict.
+fn count_question(
+    t: &mut Tally,
+    seen: &mut Seen,
+    id: &str,
+    allowed: &[String],
+    disallowed: &[String],
+    decided: Option<bool>,
+) {
+    t.agreement.attributed += 1;
+    let tally = t.per_question.entry(id.to_string()).or_default();
+    tally.queries += 1;
+    seen.questions.insert(id.to_string());
+    let minority = match allowed.len().cmp(&disallowed.len()) {
+        std::cmp::Ordering::Less => Some(allowed),
+        std::cmp::Ordering::Greater => Some(disallowed),
+        std::cmp::Ordering::Equal => match decided {
+            Some(true) => Some(disallowed),
+            Some(false) => Some(allowed),
+            None => None,
+        },
+    };
+    for name in minority.into_iter().flatten() {
+        *tally.minority.entry(name.clone()).or_default() += 1;
+    }
+}
+
+/// Query `q` of `file` as a new group's example (its body's first
+/// [`EXAMPLE_BODY_LIMIT`] octets).
+fn example(file: &SurveyFile, locator: &str, q: usize, query: &SurveyQuery) -> Example {
+    let kept = &file.body[..file.body.len().min(EXAMPLE_BODY_LIMIT)];
+    Example {
+        host: file.host.clone(),
+        locator: locator.to_string(),
+        query: q as u64,
+        agent: query.agent.clone(),
+        url: query.url.clone(),
+        origin: query.origin.to_string(),
+        body: reptest_core::visible::render(kept),
+        body_len: file.body.len() as u64,
+        body_hex: crate::tally::hex(kept),
+    }
+}
+
+/// What one file showed at least once: a file counts once in a files column however
+/// many of its queries showed it.
+struct Seen {
+    /// `[i][j]`: implementations `i` and `j` both gave a verdict on one query.
+    pair_both: Vec<Vec<bool>>,
+    /// `[i][j]`: their verdicts differed on one query.
+    pair_split: Vec<Vec<bool>>,
+    /// `[i]`: implementation `i` and the decider both gave a verdict on one query.
+    decided_both: Vec<bool>,
+    /// `[i]`: their verdicts differed on one query.
+    decided_split: Vec<bool>,
+    /// The questions a split query was attributed to.
+    questions: BTreeSet<String>,
+    /// The new groups a split query went to.
+    new: BTreeSet<String>,
+}
+
+impl Seen {
+    /// Nothing seen yet, for `n` implementations.
+    fn new(n: usize) -> Self {
+        Seen {
+            pair_both: vec![vec![false; n]; n],
+            pair_split: vec![vec![false; n]; n],
+            decided_both: vec![false; n],
+            decided_split: vec![false; n],
+            questions: BTreeSet::new(),
+            new: BTreeSet::new(),
+        }
+    }
+
+    /// The file's counts in the files columns of `t`.
+    fn count_files(self, t: &mut Tally) {
+        let n = self.decided_both.len();
+        for i in 0..n {
+            let mine = &mut t.implementations[i].decided;
+            mine.files = u64::from(self.decided_both[i]);
+            mine.files_disagree = u64::from(self.decided_split[i]);
+            for j in 0..n {
+                t.pairwise[i][j].files = u64::from(self.pair_both[i][j]);
+                t.pairwise[i][j].files_disagree = u64::from(self.pair_split[i][j]);
+            }
+        }
+        for id in self.questions {
+            if let Some(question) = t.per_question.get_mut(&id) {
+                question.files = 1;
+            }
+        }
+        for key in self.new {
+            if let Some(group) = t.new.get_mut(&key) {
+                group.files = 1;
+            }
+        }
+    }
+}
+
+/// What each implementation's breaker did with the file.
+fn count_breakers(t: &mut Tally, answers: &[Answers]) {
+    for (mine, answers) in t.implementations.iter_mut().zip(answers) {
+        let b = &mut mine.breaker;
+        match answers {
+            Answers::Asked {
+                tripped, opened, ..
+            } => {
+                b.files_tripped = u64::from(*tripped);
+                b.opened = u64::from(*opened);
+            }
+            Answers::Skipped => b.files_skipped = 1,
+        }
+    }
+}
+
+/// Counts every implementation's answer to query `q` (its `verdicts`), against the
+/// `decided` verdict and against each other implementation.
+fn count_answers(
+    t: &mut Tally,
+    seen: &mut Seen,
+    answers: &[Answers],
+    q: usize,
+    verdicts: &[Option<bool>],
+    decided: Option<bool>,
+) {
+    for (i, answer) in answers.iter().enumerate() {
+        let mine = &mut t.implementations[i];
+        mine.asked += 1;
+        match answer.outcome(q) {
+            Some(Outcome::Verdict { allowed, .. }) => {
+                mine.verdicts += 1;
+                mine.allowed += u64::from(*allowed);
+            }
+            Some(Outcome::Error(_)) => mine.missing.error += 1,
+            Some(Outcome::Timeout(_)) => mine.missing.timeout += 1,
+            Some(Outcome::Crash(_)) => mine.missing.crash += 1,
+            Some(Outcome::Unsupported(_)) => mine.missing.unsupported += 1,
+            None => mine.missing.skipped += 1,
+        }
+        if let (Some(v), Some(d)) = (verdicts[i], decided) {
+            mine.decided.queries += 1;
+            seen.decided_both[i] = true;
+            if v != d {
+                mine.decided.queries_disagree += 1;
+                seen.decided_split[i] = true;
+            }
+        }
+        for j in 0..answers.len() {
+            if let (Some(a), Some(b)) = (verdicts[i], verdicts[j]) {
+                let pair = &mut t.pairwise[i][j];
+                pair.queries += 1;
+                seen.pair_both[i][j] = true;
+                if a != b {
+                    pair.queries_disagree += 1;
+                    seen.pair_split[i][j] = true;
+                }
+            }
+        }
+    }
+}
+
+/// Counts a query in the agreement (when at least two gave a verdict); true when the
+/// verdicts split.
+fn count_agreement(t: &mut Tally, verdicts: &[Option<bool>]) -> bool {
+    let answered = verdicts.iter().flatten().count();
+    if answered < 2 {
+        return false;
+    }
+    t.agreement.compared += 1;
+    let allowed = verdicts.iter().flatten().filter(|v| **v).count();
+    if allowed == 0 || allowed == answered {
+        t.agreement.unanimous += 1;
+        return false;
+    }
+    t.agreement.split += 1;
+    true
 }

@@ -315,25 +315,24 @@ impl Tally {
                 theirs: other.implementations.len(),
             });
         }
-        self.files.add(&other.files)?;
+        self.files.add(&other.files, &|| "files".into())?;
         add(&mut self.queries, other.queries, || "queries".into())?;
         for (family, row) in other.status {
             let mine = self.status.entry(family.clone()).or_default();
+            mine.add(&row, &|| format!("status.{family}"))?;
             mine.branch = row.branch;
-            let at = |what: &str| format!("status.{family}.{what}");
-            add(&mut mine.files, row.files, || at("files"))?;
-            add(&mut mine.queries, row.queries, || at("queries"))?;
         }
         let pairs = self.implementations.iter_mut().zip(&other.implementations);
         for (i, (mine, theirs)) in pairs.enumerate() {
-            mine.add(theirs, i)?;
+            mine.add(theirs, &|| format!("implementations[{i}]"))?;
         }
         for (i, row) in self.pairwise.iter_mut().enumerate() {
             for (j, cell) in row.iter_mut().enumerate() {
-                cell.add(&other.pairwise[i][j], i, j)?;
+                cell.add(&other.pairwise[i][j], &|| format!("pairwise[{i}][{j}]"))?;
             }
         }
-        self.agreement.add(&other.agreement)?;
+        self.agreement
+            .add(&other.agreement, &|| "agreement".into())?;
         self.new_minimized = false;
         for (id, theirs) in other.per_question {
             let mine = self.per_question.entry(id.clone()).or_default();
@@ -407,95 +406,72 @@ fn add(total: &mut u64, more: u64, field: impl FnOnce() -> String) -> Result<(),
     Ok(())
 }
 
-impl FileCounts {
-    fn add(&mut self, o: &FileCounts) -> Result<(), TallyError> {
-        let at = |what: &'static str| move || format!("files.{what}");
-        add(&mut self.read, o.read, at("read"))?;
-        add(&mut self.surveyed, o.surveyed, at("surveyed"))?;
-        add(&mut self.not_surveyed, o.not_surveyed, at("not_surveyed"))?;
-        add(&mut self.cut_at_limit, o.cut_at_limit, at("cut_at_limit"))?;
-        add(
-            &mut self.cut_in_archive,
-            o.cut_in_archive,
-            at("cut_in_archive"),
-        )?;
-        add(&mut self.skipped, o.skipped, at("skipped"))
-    }
+/// Counts that add field by field, each sum checked.
+trait Counts {
+    /// Adds `other`'s counts to these; a sum that overflows names its path, the field's
+    /// name under `at()` (`implementations[1]` + `.missing.timeout`).
+    fn add(&mut self, other: &Self, at: &dyn Fn() -> String) -> Result<(), TallyError>;
 }
 
-impl ImplTally {
-    /// Adds the counts of implementation `i`.
-    fn add(&mut self, o: &ImplTally, i: usize) -> Result<(), TallyError> {
-        let at = |what: &'static str| move || format!("implementations[{i}].{what}");
-        add(&mut self.asked, o.asked, at("asked"))?;
-        add(&mut self.verdicts, o.verdicts, at("verdicts"))?;
-        add(&mut self.allowed, o.allowed, at("allowed"))?;
-        let (m, om) = (&mut self.missing, &o.missing);
-        add(&mut m.error, om.error, at("missing.error"))?;
-        add(&mut m.timeout, om.timeout, at("missing.timeout"))?;
-        add(&mut m.crash, om.crash, at("missing.crash"))?;
-        add(
-            &mut m.unsupported,
-            om.unsupported,
-            at("missing.unsupported"),
-        )?;
-        add(&mut m.skipped, om.skipped, at("missing.skipped"))?;
-        let (d, od) = (&mut self.decided, &o.decided);
-        add(&mut d.queries, od.queries, at("decided.queries"))?;
-        add(
-            &mut d.queries_disagree,
-            od.queries_disagree,
-            at("decided.queries_disagree"),
-        )?;
-        add(&mut d.files, od.files, at("decided.files"))?;
-        add(
-            &mut d.files_disagree,
-            od.files_disagree,
-            at("decided.files_disagree"),
-        )?;
-        let (b, ob) = (&mut self.breaker, &o.breaker);
-        add(
-            &mut b.files_tripped,
-            ob.files_tripped,
-            at("breaker.files_tripped"),
-        )?;
-        add(
-            &mut b.files_skipped,
-            ob.files_skipped,
-            at("breaker.files_skipped"),
-        )?;
-        add(&mut b.opened, ob.opened, at("breaker.opened"))
-    }
+/// Implements [`Counts`] for a struct from the names of its `u64` fields, then (after
+/// `;`) of its fields that are [`Counts`] themselves, added in that order.
+macro_rules! counts {
+    ($type:ty { $($count:ident),* $(; $($nested:ident),*)? }) => {
+        impl Counts for $type {
+            fn add(&mut self, other: &Self, at: &dyn Fn() -> String) -> Result<(), TallyError> {
+                $(add(&mut self.$count, other.$count, || {
+                    format!("{}.{}", at(), stringify!($count))
+                })?;)*
+                $($(self.$nested.add(&other.$nested, &|| {
+                    format!("{}.{}", at(), stringify!($nested))
+                })?;)*)?
+                Ok(())
+            }
+        }
+    };
 }
 
-impl PairTally {
-    /// Adds the counts of the pair (`i`, `j`).
-    fn add(&mut self, o: &PairTally, i: usize, j: usize) -> Result<(), TallyError> {
-        let at = |what: &'static str| move || format!("pairwise[{i}][{j}].{what}");
-        add(&mut self.queries, o.queries, at("queries"))?;
-        add(
-            &mut self.queries_disagree,
-            o.queries_disagree,
-            at("queries_disagree"),
-        )?;
-        add(&mut self.files, o.files, at("files"))?;
-        add(
-            &mut self.files_disagree,
-            o.files_disagree,
-            at("files_disagree"),
-        )
-    }
-}
-
-impl Agreement {
-    fn add(&mut self, o: &Agreement) -> Result<(), TallyError> {
-        let at = |what: &'static str| move || format!("agreement.{what}");
-        add(&mut self.compared, o.compared, at("compared"))?;
-        add(&mut self.unanimous, o.unanimous, at("unanimous"))?;
-        add(&mut self.split, o.split, at("split"))?;
-        add(&mut self.attributed, o.attributed, at("attributed"))
-    }
-}
+counts!(FileCounts {
+    read,
+    surveyed,
+    not_surveyed,
+    cut_at_limit,
+    cut_in_archive,
+    skipped
+});
+// The branch of a status row is no count: `merge` takes the other's.
+counts!(StatusRow { files, queries });
+counts!(ImplTally { asked, verdicts, allowed; missing, decided, breaker });
+counts!(Missing {
+    error,
+    timeout,
+    crash,
+    unsupported,
+    skipped
+});
+counts!(Decided {
+    queries,
+    queries_disagree,
+    files,
+    files_disagree
+});
+counts!(BreakerTally {
+    files_tripped,
+    files_skipped,
+    opened
+});
+counts!(PairTally {
+    queries,
+    queries_disagree,
+    files,
+    files_disagree
+});
+counts!(Agreement {
+    compared,
+    unanimous,
+    split,
+    attributed
+});
 
 impl QuestionTally {
     /// Adds the counts of question `id`.
@@ -591,8 +567,17 @@ mod tests {
     #[test]
     fn a_sum_that_overflows_is_refused_naming_its_count() {
         type Set = fn(&mut Tally, u64);
-        let cases: [(&str, Set); 4] = [
+        let cases: [(&str, Set); 7] = [
             ("agreement.unanimous", |t, n| t.agreement.unanimous = n),
+            ("pairwise[0][1].queries_disagree", |t, n| {
+                t.pairwise[0][1].queries_disagree = n
+            }),
+            ("implementations[0].breaker.opened", |t, n| {
+                t.implementations[0].breaker.opened = n
+            }),
+            ("status.2xx.queries", |t, n| {
+                t.status.entry("2xx".into()).or_default().queries = n
+            }),
             ("files.read", |t, n| t.files.read = n),
             ("implementations[1].missing.timeout", |t, n| {
                 t.implementations[1].missing.timeout = n

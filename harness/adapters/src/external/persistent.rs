@@ -363,34 +363,8 @@ impl Session {
         let requests: Vec<&[QueryInput<'_>]> = queries.chunks(per_request).collect();
         let first = self.next_id;
         self.next_id += requests.len() as u64;
-        let body_len = match payload {
-            Payload::Body(body) => body.len(),
-            Payload::Fetch { robots_url, .. } => robots_url.len(),
-        };
-        let mut lines = Vec::with_capacity(requests.len() * (body_len + 64) + queries.len() * 64);
-        for (id, request) in (first..).zip(&requests) {
-            let urls: Vec<_> = request
-                .iter()
-                .map(|query| protocol::request_url(query.url, full_urls))
-                .collect();
-            let pairs = request.iter().zip(&urls).map(|(q, url)| (q.agent, &**url));
-            match (payload, request) {
-                (
-                    Payload::Fetch {
-                        robots_url,
-                        timeout_ms,
-                    },
-                    _,
-                ) => protocol::write_fetch_request(&mut lines, id, robots_url, *timeout_ms, pairs),
-                (Payload::Body(body), [query]) => {
-                    protocol::write_request(&mut lines, id, body, query.agent, &urls[0])
-                }
-                (Payload::Body(body), _) => {
-                    protocol::write_batch_request(&mut lines, id, body, pairs)
-                }
-            }
-        }
-        self.child.send(lines);
+        self.child
+            .send(request_lines(payload, first, &requests, full_urls));
         for (id, request) in (first..).zip(&requests) {
             let n = request.len();
             // A fetch request is answered like a batch, whatever its number of queries.
@@ -401,25 +375,7 @@ impl Session {
                 (batch_timeout(spec.timeout, n), batch_line_limit(n))
             };
             let deadline = Instant::now() + timeout;
-            // The adapter and the request in flight, for messages.
-            let in_flight = || {
-                let query = &request[0];
-                let (agent, url) = (
-                    protocol::truncate(query.agent, 100),
-                    protocol::truncate(query.url, 100),
-                );
-                match (payload, n) {
-                    (Payload::Fetch { robots_url, .. }, _) => format!(
-                        "{}: request {id} (a fetch of {robots_url} for {n} queries; the first: agent `{agent}`, URL `{url}`)",
-                        spec.name
-                    ),
-                    (_, 1) => format!("{}: request {id} (agent `{agent}`, URL `{url}`)", spec.name),
-                    _ => format!(
-                        "{}: request {id} (a batch of {n} queries; the first: agent `{agent}`, URL `{url}`)",
-                        spec.name
-                    ),
-                }
-            };
+            let in_flight = || request_in_flight(spec, payload, id, request);
             let broken = |outcomes: &mut Vec<Outcome>, outcome: Outcome| {
                 outcomes.extend(std::iter::repeat_n(outcome, n));
                 Broken { recorded: n }
@@ -474,6 +430,69 @@ impl Session {
             }
         }
         Ok(())
+    }
+}
+
+/// The lines of the requests, ids from `first`: fetch requests with a fetch payload,
+/// else a v1 request for a lone query and batch requests for more.
+fn request_lines(
+    payload: &Payload<'_>,
+    first: u64,
+    requests: &[&[QueryInput<'_>]],
+    full_urls: bool,
+) -> Vec<u8> {
+    let body_len = match payload {
+        Payload::Body(body) => body.len(),
+        Payload::Fetch { robots_url, .. } => robots_url.len(),
+    };
+    let queries: usize = requests.iter().map(|r| r.len()).sum();
+    let mut lines = Vec::with_capacity(requests.len() * (body_len + 64) + queries * 64);
+    for (id, request) in (first..).zip(requests) {
+        let urls: Vec<_> = request
+            .iter()
+            .map(|query| protocol::request_url(query.url, full_urls))
+            .collect();
+        let pairs = request.iter().zip(&urls).map(|(q, url)| (q.agent, &**url));
+        match (payload, request) {
+            (
+                Payload::Fetch {
+                    robots_url,
+                    timeout_ms,
+                },
+                _,
+            ) => protocol::write_fetch_request(&mut lines, id, robots_url, *timeout_ms, pairs),
+            (Payload::Body(body), [query]) => {
+                protocol::write_request(&mut lines, id, body, query.agent, &urls[0])
+            }
+            (Payload::Body(body), _) => protocol::write_batch_request(&mut lines, id, body, pairs),
+        }
+    }
+    lines
+}
+
+/// The adapter and request `id` in flight (its queries: `request`), for messages.
+fn request_in_flight(
+    spec: &AdapterSpec,
+    payload: &Payload<'_>,
+    id: u64,
+    request: &[QueryInput<'_>],
+) -> String {
+    let n = request.len();
+    let query = &request[0];
+    let (agent, url) = (
+        protocol::truncate(query.agent, 100),
+        protocol::truncate(query.url, 100),
+    );
+    match (payload, n) {
+        (Payload::Fetch { robots_url, .. }, _) => format!(
+            "{}: request {id} (a fetch of {robots_url} for {n} queries; the first: agent `{agent}`, URL `{url}`)",
+            spec.name
+        ),
+        (_, 1) => format!("{}: request {id} (agent `{agent}`, URL `{url}`)", spec.name),
+        _ => format!(
+            "{}: request {id} (a batch of {n} queries; the first: agent `{agent}`, URL `{url}`)",
+            spec.name
+        ),
     }
 }
 

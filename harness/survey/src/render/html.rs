@@ -30,10 +30,20 @@ fn colour(share: f64) -> String {
     format!("hsl(0,80%,{light:.0}%)")
 }
 
+/// The page, section by section.
 fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
-    let header = &survey.header;
-    let tally = &survey.tally;
-    let a = &tally.agreement;
+    write_head(page, survey)?;
+    write_heatmap(page, survey)?;
+    write_decided(page, survey)?;
+    write_status_codes(page, survey)?;
+    write_questions(page, survey)?;
+    write_new(page, survey)?;
+    writeln!(page, "</body>\n</html>")?;
+    Ok(())
+}
+
+/// The document head, the title, the headline agreement and the settings.
+fn write_head(page: &mut String, survey: &Survey) -> std::fmt::Result {
     page.push_str("<!doctype html>\n<html lang=en>\n<head>\n<meta charset=utf-8>\n");
     writeln!(
         page,
@@ -48,18 +58,22 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
         esc(&of),
         esc(AGREEMENT_MEANS)
     )?;
-    writeln!(page, "<p>{}</p>", esc(&super::settings(survey)))?;
+    writeln!(page, "<p>{}</p>", esc(&super::settings(survey)))
+}
 
+/// "Pairwise disagreement": the queries' disagreement as a coloured table.
+fn write_heatmap(page: &mut String, survey: &Survey) -> std::fmt::Result {
+    let implementations = &survey.header.implementations;
     writeln!(page, "<h2>Pairwise disagreement</h2>")?;
     writeln!(
         page,
         "<p>Row against column: of the queries both answered with a verdict, the share on which they differ (white 0 %, red 50 % or more).</p>\n<table>\n<tr><th></th>"
     )?;
-    for entry in &header.implementations {
+    for entry in implementations {
         write!(page, "<th class=r>{}</th>", esc(&entry.name))?;
     }
     writeln!(page, "</tr>")?;
-    for (entry, row) in header.implementations.iter().zip(&tally.pairwise) {
+    for (entry, row) in implementations.iter().zip(&survey.tally.pairwise) {
         write!(page, "<tr><th>{}</th>", esc(&entry.name))?;
         for pair in row {
             let s = share(pair.queries_disagree, pair.queries);
@@ -74,8 +88,11 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
         }
         writeln!(page, "</tr>")?;
     }
-    writeln!(page, "</table>")?;
+    writeln!(page, "</table>")
+}
 
+/// "Against the decided verdict": one row per implementation, then the tie-breaker note.
+fn write_decided(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(
         page,
         "<h2>Against the decided verdict</h2>\n<p>{}</p>",
@@ -97,8 +114,11 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
             esc(&row.files.0)
         )?;
     }
-    writeln!(page, "</table>\n<p>{}</p>", esc(&super::breaker(survey)))?;
+    writeln!(page, "</table>\n<p>{}</p>", esc(&super::breaker(survey)))
+}
 
+/// "Status codes": the files and queries per status family and access method.
+fn write_status_codes(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(page, "<h2>Status codes</h2>\n<table>\n<tr><th>status</th><th>files</th><th>access method (RFC 9309)</th><th>queries</th></tr>")?;
     for (family, branch, files, queries) in status_rows(survey) {
         writeln!(
@@ -111,8 +131,12 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
             count(queries)
         )?;
     }
-    writeln!(page, "</table>")?;
+    writeln!(page, "</table>")
+}
 
+/// "Questions": the split queries attributed to a question of the catalogue.
+fn write_questions(page: &mut String, survey: &Survey) -> std::fmt::Result {
+    let a = &survey.tally.agreement;
     writeln!(
         page,
         "<h2>Questions</h2>\n<p>{} of {} split queries attributed to a question of the catalogue.</p>",
@@ -136,12 +160,15 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
             minority.join(", ")
         )?;
     }
-    writeln!(page, "</table>")?;
+    writeln!(page, "</table>")
+}
 
+/// "New": the split queries no question explains, by partition, with their examples.
+fn write_new(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(
         page,
         "<h2>New</h2>\n<p>Split queries attributed to no question, by partition; examples {} (first 4 KiB, visible notation).</p>",
-        if tally.new_minimized { "with their minimized form where the split reproduces" } else { "not minimized" }
+        if survey.tally.new_minimized { "with their minimized form where the split reproduces" } else { "not minimized" }
     )?;
     for group in new_groups(survey) {
         let e = &group.example;
@@ -171,6 +198,5 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
             }
         }
     }
-    writeln!(page, "</body>\n</html>")?;
     Ok(())
 }

@@ -5,6 +5,7 @@ use std::fmt::Write;
 use super::json::{new_groups, question_rows, status_rows};
 use super::{count, percent, AGREEMENT_MEANS, DECIDED_MEANS, MISSING_KINDS};
 use crate::engine::Survey;
+use crate::tally::{NewGroup, PairTally};
 
 /// The Markdown page of `survey`.
 pub fn render(survey: &Survey) -> String {
@@ -13,21 +14,24 @@ pub fn render(survey: &Survey) -> String {
     page
 }
 
+/// The page, section by section.
 fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
-    let header = &survey.header;
-    let tally = &survey.tally;
-    let names: Vec<&str> = header
-        .implementations
-        .iter()
-        .map(|i| i.name.as_str())
-        .collect();
+    write_summary(page, survey)?;
+    write_status_codes(page, survey)?;
+    write_decided(page, survey)?;
+    write_pairwise(page, survey)?;
+    write_questions(page, survey)?;
+    write_new(page, survey)
+}
+
+/// The title, the headline agreement, the settings, and the files not read whole.
+fn write_summary(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(page, "# reptest survey\n")?;
-    let a = &tally.agreement;
     let (share, of) = super::headline(survey);
     writeln!(page, "**{share}** {of}\n")?;
     writeln!(page, "{AGREEMENT_MEANS}\n")?;
     writeln!(page, "{}\n", super::settings(survey))?;
-    let f = &tally.files;
+    let f = &survey.tally.files;
     if f.skipped + f.cut_at_limit + f.cut_in_archive > 0 {
         writeln!(
             page,
@@ -37,7 +41,11 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
             count(f.cut_in_archive)
         )?;
     }
+    Ok(())
+}
 
+/// "Status codes": the files and queries per status family and access method.
+fn write_status_codes(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(page, "## Status codes\n")?;
     writeln!(
         page,
@@ -55,13 +63,17 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
             page,
             "| {family} | {} | {} | {}: {}{section} | {} |",
             count(files),
-            percent(files, tally.files.read),
+            percent(files, survey.tally.files.read),
             branch.label(),
             branch.meaning(),
             count(queries)
         )?;
     }
+    Ok(())
+}
 
+/// "Against the decided verdict": one row per implementation, then the tie-breaker note.
+fn write_decided(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(page, "\n## Against the decided verdict\n")?;
     writeln!(page, "{DECIDED_MEANS}\n")?;
     writeln!(
@@ -84,41 +96,66 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
             row.files.1
         )?;
     }
-    writeln!(page, "\n{}", super::breaker(survey))?;
+    writeln!(page, "\n{}", super::breaker(survey))
+}
 
+/// A share of a pair's tally: (part, whole).
+type PairShare = fn(&PairTally) -> (u64, u64);
+
+/// "Pairwise disagreement": the queries table, then the files table.
+fn write_pairwise(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(page, "\n## Pairwise disagreement\n")?;
     writeln!(
         page,
         "Row against column: of the queries both answered with a verdict, the share on which their verdicts differ (then, below, of the files on which both gave a verdict, the share with at least one such query).\n"
     )?;
-    for (title, part, whole) in [
-        (
-            "Queries",
-            (|p: &crate::tally::PairTally| p.queries_disagree) as fn(&_) -> u64,
-            (|p: &crate::tally::PairTally| p.queries) as fn(&_) -> u64,
-        ),
-        ("Files", |p| p.files_disagree, |p| p.files),
-    ] {
-        writeln!(page, "{title}:\n")?;
-        write!(page, "| |")?;
-        for (j, _) in names.iter().enumerate() {
-            write!(page, " {} |", j + 1)?;
-        }
-        write!(page, "\n| --- |")?;
-        for _ in &names {
-            write!(page, " ---: |")?;
-        }
-        writeln!(page)?;
-        for (i, name) in names.iter().enumerate() {
-            write!(page, "| {} {} |", i + 1, cell(name))?;
-            for pair in &tally.pairwise[i] {
-                write!(page, " {} |", percent(part(pair), whole(pair)))?;
-            }
-            writeln!(page)?;
+    let tables: [(&str, PairShare); 2] = [
+        ("Queries", |p| (p.queries_disagree, p.queries)),
+        ("Files", |p| (p.files_disagree, p.files)),
+    ];
+    for (title, share) in tables {
+        write_pair_table(page, survey, title, share)?;
+    }
+    Ok(())
+}
+
+/// One pairwise table: implementations numbered in the header, named in the rows.
+fn write_pair_table(
+    page: &mut String,
+    survey: &Survey,
+    title: &str,
+    share: PairShare,
+) -> std::fmt::Result {
+    let names: Vec<&str> = survey
+        .header
+        .implementations
+        .iter()
+        .map(|i| i.name.as_str())
+        .collect();
+    writeln!(page, "{title}:\n")?;
+    write!(page, "| |")?;
+    for (j, _) in names.iter().enumerate() {
+        write!(page, " {} |", j + 1)?;
+    }
+    write!(page, "\n| --- |")?;
+    for _ in &names {
+        write!(page, " ---: |")?;
+    }
+    writeln!(page)?;
+    for (i, name) in names.iter().enumerate() {
+        write!(page, "| {} {} |", i + 1, cell(name))?;
+        for pair in &survey.tally.pairwise[i] {
+            let (part, whole) = share(pair);
+            write!(page, " {} |", percent(part, whole))?;
         }
         writeln!(page)?;
     }
+    writeln!(page)
+}
 
+/// "Questions": the split queries attributed to a question of the catalogue.
+fn write_questions(page: &mut String, survey: &Survey) -> std::fmt::Result {
+    let a = &survey.tally.agreement;
     writeln!(page, "## Questions\n")?;
     writeln!(
         page,
@@ -129,34 +166,36 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
     )?;
     let rows = question_rows(survey);
     if rows.is_empty() {
-        writeln!(page, "No split query was attributed to a question.\n")?;
-    } else {
+        return writeln!(page, "No split query was attributed to a question.\n");
+    }
+    writeln!(
+        page,
+        "| question | | queries | files | on the minority side (queries) |\n| --- | --- | ---: | ---: | --- |"
+    )?;
+    for row in rows {
+        let minority: Vec<String> = row
+            .minority
+            .iter()
+            .map(|(name, n)| format!("{} {}", cell(name), count(*n)))
+            .collect();
         writeln!(
             page,
-            "| question | | queries | files | on the minority side (queries) |\n| --- | --- | ---: | ---: | --- |"
+            "| {} | {} | {} | {} | {} |",
+            row.id,
+            cell(&row.text),
+            count(row.queries),
+            count(row.files),
+            minority.join(", ")
         )?;
-        for row in rows {
-            let minority: Vec<String> = row
-                .minority
-                .iter()
-                .map(|(name, n)| format!("{} {}", cell(name), count(*n)))
-                .collect();
-            writeln!(
-                page,
-                "| {} | {} | {} | {} | {} |",
-                row.id,
-                cell(&row.text),
-                count(row.queries),
-                count(row.files),
-                minority.join(", ")
-            )?;
-        }
-        writeln!(page)?;
     }
+    writeln!(page)
+}
 
+/// "New": the split queries no question explains, one subsection per group.
+fn write_new(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(page, "## New\n")?;
     let groups = new_groups(survey);
-    let how = if tally.new_minimized {
+    let how = if survey.tally.new_minimized {
         "Each example is the first query of its group by (host, place in the input, query number), minimized with the fuzzing minimizer where its split reproduces on the file's first 4 KiB"
     } else {
         "The examples are not minimized (`--minimize` does): each is the first query of its group by (host, place in the input, query number)"
@@ -170,57 +209,70 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
         groups.len()
     )?;
     for (n, group) in groups.iter().enumerate() {
-        let e = &group.example;
-        writeln!(
-            page,
-            "### {}. allowed: {} | disallowed: {}\n",
-            n + 1,
-            list(&group.allowed),
-            list(&group.disallowed)
-        )?;
-        writeln!(
-            page,
-            "{} queries in {} files. Example: host `{}`, agent `{}`, URL `{}` ({}), body of {} octets{}.\n",
-            count(group.queries),
-            count(group.files),
-            inline(&e.host),
-            inline(&e.agent),
-            inline(&e.url),
-            e.origin,
-            count(e.body_len),
-            if e.body_len as usize > crate::tally::EXAMPLE_BODY_LIMIT {
-                " (4 KiB kept)"
-            } else {
-                ""
-            }
-        )?;
-        if let Some(m) = &group.minimized {
-            writeln!(
-                page,
-                "Minimized ({} evaluations, {}): agent `{}`, URL `{}`, body of {} octets:\n",
-                m.evaluations,
-                if m.stop == "done" {
-                    "as small as the passes get it"
-                } else {
-                    "budget spent"
-                },
-                inline(&m.agent),
-                inline(&m.url),
-                count(m.body_len)
-            )?;
-            code_block(page, &m.body)?;
-            if let Some(id) = &m.question {
-                writeln!(
-                    page,
-                    "Minimized, it matches {id}: attributed again, the minimized example goes to that question.\n"
-                )?;
-            }
-        } else if tally.new_minimized {
+        write_new_group(page, n + 1, group, survey.tally.new_minimized)?;
+    }
+    Ok(())
+}
+
+/// Group `number` of "New": its partition, example and, if made, minimized example.
+fn write_new_group(
+    page: &mut String,
+    number: usize,
+    group: &NewGroup,
+    minimizing: bool,
+) -> std::fmt::Result {
+    let e = &group.example;
+    writeln!(
+        page,
+        "### {}. allowed: {} | disallowed: {}\n",
+        number,
+        list(&group.allowed),
+        list(&group.disallowed)
+    )?;
+    writeln!(
+        page,
+        "{} queries in {} files. Example: host `{}`, agent `{}`, URL `{}` ({}), body of {} octets{}.\n",
+        count(group.queries),
+        count(group.files),
+        inline(&e.host),
+        inline(&e.agent),
+        inline(&e.url),
+        e.origin,
+        count(e.body_len),
+        if e.body_len as usize > crate::tally::EXAMPLE_BODY_LIMIT {
+            " (4 KiB kept)"
+        } else {
+            ""
+        }
+    )?;
+    let Some(m) = &group.minimized else {
+        if minimizing {
             writeln!(
                 page,
                 "Not minimized: the split does not reproduce on the stored body.\n"
             )?;
         }
+        return Ok(());
+    };
+    writeln!(
+        page,
+        "Minimized ({} evaluations, {}): agent `{}`, URL `{}`, body of {} octets:\n",
+        m.evaluations,
+        if m.stop == "done" {
+            "as small as the passes get it"
+        } else {
+            "budget spent"
+        },
+        inline(&m.agent),
+        inline(&m.url),
+        count(m.body_len)
+    )?;
+    code_block(page, &m.body)?;
+    if let Some(id) = &m.question {
+        writeln!(
+            page,
+            "Minimized, it matches {id}: attributed again, the minimized example goes to that question.\n"
+        )?;
     }
     Ok(())
 }
