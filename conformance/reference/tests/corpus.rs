@@ -6,7 +6,7 @@
 //! mutant counts as killed only when a corpus query catches it.
 
 use reptest_corpus::{Case, Corpus, Expect, Profile, Query};
-use reptest_reference::{corpus::verdicts, Config, PatternWithoutSlash};
+use reptest_reference::{corpus::verdicts, Config, PatternWithoutSlash, Robots};
 
 fn corpus() -> Corpus {
     Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"))
@@ -147,4 +147,28 @@ fn the_google_config_answers_the_google_profile() {
         "Config::google() differs from the google profile:\n{}",
         failed.join("\n")
     );
+}
+
+/// The other ways in: `Robots::parse` and `is_allowed` (the RFC-strict shorthands) and
+/// `parse_with_warnings` ("Warnings never change the result") answer every query of
+/// every case without a fetch scenario as `parse_with` and `check` do.
+#[test]
+fn the_shorthands_and_the_warning_parse_agree() {
+    let mut warnings = 0;
+    for case in corpus().cases().iter().filter(|c| c.fetch.is_none()) {
+        for config in [Config::rfc9309(), Config::google()] {
+            let full = verdicts(case, &config);
+            let warned = Robots::parse_with_warnings(&case.body, &config, &mut |_| warnings += 1);
+            let strict = Robots::parse(&case.body);
+            for (query, verdict) in case.queries.iter().zip(&full) {
+                let (agent, url) = (query.agent.as_str(), query.url.as_str());
+                assert_eq!(&warned.check(agent, url), verdict, "{} (warnings)", query.id);
+                if config == Config::rfc9309() {
+                    let allowed = strict.is_allowed(agent, url);
+                    assert_eq!(allowed, verdict.is_allowed(), "{} (parse)", query.id);
+                }
+            }
+        }
+    }
+    assert!(warnings > 100, "only {warnings} warnings over the corpus");
 }
