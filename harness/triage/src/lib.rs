@@ -13,21 +13,19 @@
 //! - [`attribution`]: which known question a divergence is about, or that it is new.
 //! - [`Query`]: the owned query the minimizer shortens.
 //!
-//! Where it sits in the workspace (normal dependencies, top depends on bottom; the
-//! allowed edges are checked by `.ci/crate-graph.py`):
+//! Where it sits in the workspace, in layers (normal dependencies; a crate uses only
+//! layers below its own; `.ci/crate-graph.py` checks the allowed edges):
 //!
 //! ```text
-//!            reptest (cli)
-//!       ┌──────┬───┴──────┬───────────┐
-//!    report  survey    adapters  cargo-test ─▶ report
-//!       │      │          │
-//!   fuzz-diff  │         site
-//!     │    └───┤
-//!  fuzz-gen  triage
-//!              │
-//!            core
-//!              │
-//!      reference, corpus
+//! 7  reptest (the CLI and its façade)
+//! 6  reptest-cargo-test ─▶ report
+//! 5  reptest-report ─▶ fuzz-diff, triage
+//! 4  reptest-fuzz-diff ─▶ fuzz-gen, triage    reptest-survey ─▶ triage
+//!    reptest-adapters ─▶ site
+//! 3  reptest-triage ─▶ core    reptest-site ─▶ core
+//! 2  reptest-core ─▶ reference, corpus
+//! 1  reptest-reference ─▶ corpus (its `corpus` feature)
+//! 0  reptest-corpus    reptest-fuzz-gen (arbitrary only: nothing of the workspace)
 //! ```
 //!
 //! ```
