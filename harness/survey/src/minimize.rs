@@ -1,4 +1,4 @@
-//! Minimizing the new groups' examples with the fuzzing minimizer
+//! Minimizing the new groups' examples with the same minimizer as the fuzz campaign
 //! ([`reptest_triage::minimize`]), after a survey or after merging its shards, so a
 //! merged survey minimizes exactly as the unsharded one does.
 //!
