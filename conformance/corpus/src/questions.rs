@@ -34,7 +34,7 @@ pub struct Question {
     /// The dimensions where it shows (empty: none of the named dimensions).
     pub dimensions: Vec<Dimension>,
     /// The features a divergence about it shows in its input, all of them (names of
-    /// `reptest_fuzz_diff::features`): what attribution checks first.
+    /// `reptest_triage::features`): what attribution checks first.
     pub features: Vec<String>,
     /// Its minimal example queries, as query ids (`case-id/name`).
     pub examples: Vec<String>,

@@ -20,11 +20,11 @@
 
 mod steps;
 
-use crate::attribution::QuestionProbe;
-use crate::minimize::{Stop, DEFAULT_BUDGET};
-use crate::signature::Signature;
 use reptest_core::{ImplKind, Implementation};
 use reptest_corpus::{Dimension, OutcomeWord};
+use reptest_triage::attribution::QuestionProbe;
+use reptest_triage::minimize::{Stop, DEFAULT_BUDGET};
+use reptest_triage::signature::Signature;
 use serde::Serialize;
 use std::time::Duration;
 use steps::Campaign;
@@ -49,7 +49,7 @@ pub struct CampaignOptions {
     /// Raw examples kept per signature besides the minimized one.
     pub raw_examples: usize,
     /// The known questions, to attribute signatures to
-    /// ([`attribution`](crate::attribution)); empty: every signature is new.
+    /// ([`attribution`](reptest_triage::attribution)); empty: every signature is new.
     pub questions: Vec<QuestionProbe>,
 }
 
@@ -128,7 +128,7 @@ pub struct Found {
     pub minimize_stop: Stop,
     /// Up to [`CampaignOptions::raw_examples`] raw examples, in input order.
     pub raw: Vec<Example>,
-    /// The known question it is about ([`attribution`](crate::attribution)); `None`: new.
+    /// The known question it is about ([`attribution`](reptest_triage::attribution)); `None`: new.
     pub question: Option<String>,
 }
 

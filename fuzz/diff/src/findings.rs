@@ -8,10 +8,10 @@
 //! change of behaviour shows up as a failing test.
 
 use crate::campaign::{CampaignReport, Found};
-use crate::signature::Signature;
 use reptest_corpus::names;
 use reptest_corpus::write::SEGMENT_THRESHOLD;
 use reptest_corpus::{Case, Corpus, Dimension, Expect, Level, Query};
+use reptest_triage::signature::Signature;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -99,7 +99,7 @@ pub fn finding_case(campaign: &str, seed: u64, found: &Found) -> Case {
     let (mut requirements, mut level) = requirements(signature);
     // The `case` dimension covers three requirements: name the one the input shows.
     if let Some(at) = requirements.iter().position(|r| *r == "2.2.2-CASE") {
-        let shown = crate::features::features(&example.body, &example.agent, &example.url);
+        let shown = reptest_triage::features::features(&example.body, &example.agent, &example.url);
         if !shown.contains("path-case") {
             requirements[at] = if shown.contains("agent-case") {
                 "2.2.1-CASE"

@@ -26,15 +26,6 @@ pub struct FuzzQuery {
     pub url: String,
 }
 
-impl<'a> From<&'a FuzzQuery> for reptest_core::QueryInput<'a> {
-    fn from(query: &'a FuzzQuery) -> Self {
-        reptest_core::QueryInput {
-            agent: &query.agent,
-            url: &query.url,
-        }
-    }
-}
-
 /// Structure-aware generation (arbitrary): a robots.txt model rendered with quirks, and
 /// 1 to 4 queries built from its rules: a rule's pattern made into a path that is the
 /// pattern itself, one character longer or shorter, its wildcards expanded, its `$`
@@ -356,7 +347,7 @@ mod tests {
         for seed in 0..n {
             let input = generate_from_seed(seed);
             for q in &input.queries {
-                for d in crate::dimensions(&input.body, &q.agent, &q.url) {
+                for d in reptest_triage::dimensions(&input.body, &q.agent, &q.url) {
                     *counts.entry(d).or_insert(0) += 1;
                 }
             }
@@ -398,7 +389,7 @@ mod tests {
             for input in inputs.iter().filter(|i| padded || i.body.len() < 16_000) {
                 for q in &input.queries {
                     queries += 1;
-                    tags += crate::dimensions(&input.body, &q.agent, &q.url).len();
+                    tags += reptest_triage::dimensions(&input.body, &q.agent, &q.url).len();
                 }
             }
             let elapsed = started.elapsed().as_secs_f64();

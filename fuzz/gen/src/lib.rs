@@ -5,8 +5,6 @@
 //! - [`render`]: model → bytes, deterministically.
 //! - [`generate`](mod@generate): a [`FuzzInput`] (body and queries derived from its rules) from
 //!   arbitrary bytes or from a seed.
-//! - [`dimensions`](mod@dimensions): the [`reptest_corpus::Dimension`] tags of a body
-//!   and one query, from the bytes.
 //!
 //! ```
 //! let input = reptest_fuzz_gen::generate_from_seed(7);
@@ -14,10 +12,8 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod dimensions;
 pub mod generate;
 pub mod model;
 pub mod render;
 
-pub use dimensions::dimensions;
 pub use generate::{generate, generate_from_seed, FuzzInput, FuzzQuery};

@@ -20,7 +20,7 @@
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use reptest::fuzz::attribution;
+use reptest::triage::attribution;
 use reptest::{impls, CaseInput, Implementation, QueryInput};
 use reptest_survey::engine::{self, Options, Quiet, Setup};
 use reptest_survey::{derive, SurveyFile, SurveyQuery};

@@ -7,6 +7,7 @@
 //! | `reptest::impls` (the registry and every adapter), `reptest::eval` | `reptest-adapters` |
 //! | `reptest::report`, `reptest::gate` | `reptest-report` |
 //! | `reptest::fuzz` (generator and differential campaign) | `reptest-fuzz-gen`, `reptest-fuzz-diff` |
+//! | `reptest::triage` (signatures, minimizer, attribution of divergences) | `reptest-triage` |
 //!
 //! ```
 //! use reptest::{impls, runner, score};
@@ -23,6 +24,7 @@ pub use reptest_adapters::eval;
 pub use reptest_core::*;
 pub use reptest_report as report;
 pub use reptest_report::gate;
+pub use reptest_triage as triage;
 
 /// Differential fuzzing: the generator (`reptest-fuzz-gen`) and the campaign
 /// (`reptest-fuzz-diff`) under one path.

@@ -4,9 +4,9 @@
 
 use reptest::fuzz::campaign::{run_split, CampaignOptions, CampaignReport, Example, Found};
 use reptest::fuzz::findings;
-use reptest::fuzz::minimize::{evaluate_one, minimize_with_budget, Stop};
-use reptest::fuzz::signature::{partition, Signature};
-use reptest::fuzz::FuzzQuery;
+use reptest::triage::minimize::{evaluate_one, minimize_with_budget, Stop};
+use reptest::triage::signature::{partition, Signature};
+use reptest::triage::Query;
 use reptest::{impls, Availability, CaseInput, ImplInfo, Implementation, Outcome};
 use reptest_corpus::{Corpus, Dimension, Expect, OutcomeWord};
 use std::path::Path;
@@ -80,7 +80,7 @@ fn a_campaign_is_reproducible_finds_divergences_and_minimizes_them() {
     let names: Vec<String> = chosen.iter().map(|i| i.name().to_string()).collect();
     for found in &first.signatures {
         let m = &found.minimized;
-        let query = FuzzQuery {
+        let query = Query {
             agent: m.agent.clone(),
             url: m.url.clone(),
         };
@@ -172,7 +172,7 @@ fn minimizing_keeps_the_signature_shrinks_and_is_quick() {
     let chosen: Vec<&dyn Implementation> = implementations.iter().map(|i| i.as_ref()).collect();
     let names: Vec<String> = chosen.iter().map(|i| i.name().to_string()).collect();
     let body = b"# a comment\r\nUser-agent: otherbot\r\nDisallow: /\r\n\r\nUser-agent: *\r\nAllow: /public # ok\r\nDisallow: /a*b$\r\nDisallow: /private/stuff\r\n";
-    let query = FuzzQuery {
+    let query = Query {
         agent: "examplebot".into(),
         url: "https://example.com/a/x/yb".into(),
     };
@@ -352,7 +352,7 @@ fn recorded_findings_still_answer_as_recorded() {
             continue;
         }
         for query in &case.queries {
-            let fuzz_query = FuzzQuery {
+            let fuzz_query = Query {
                 agent: query.agent.clone(),
                 url: query.url.clone(),
             };
@@ -428,8 +428,8 @@ fn committed_write_ups_match_the_committed_findings() {
 /// their own question; the figure is printed.
 #[test]
 fn findings_are_attributed_to_their_own_questions() {
-    use reptest::fuzz::attribution::{Attribution, QuestionProbe};
-    use reptest::fuzz::signature::rule_kind;
+    use reptest::triage::attribution::{Attribution, QuestionProbe};
+    use reptest::triage::signature::rule_kind;
     let corpus = Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"));
     let recorded: Vec<(&reptest_corpus::Case, &reptest_corpus::Query)> = corpus
         .queries()
@@ -438,7 +438,7 @@ fn findings_are_attributed_to_their_own_questions() {
     if recorded.is_empty() {
         return;
     }
-    let probes = reptest::fuzz::attribution::probes_of(&corpus);
+    let probes = reptest::triage::attribution::probes_of(&corpus);
     let observed_of = |id: &str| {
         recorded
             .iter()
@@ -479,7 +479,7 @@ fn findings_are_attributed_to_their_own_questions() {
             .collect();
         let signature = Signature {
             partition: partition(&names, &outcomes),
-            dimensions: reptest::fuzz::dimensions(&case.body, &query.agent, &query.url),
+            dimensions: reptest::triage::dimensions(&case.body, &query.agent, &query.url),
             rule_kind: rule_kind(&case.body, &query.agent, &query.url),
         };
         let got = attribution.of_signature(&signature, &case.body, &query.agent, &query.url);
@@ -508,7 +508,7 @@ fn findings_are_attributed_to_their_own_questions() {
     );
 }
 
-/// Every question names known features (`reptest::fuzz::features::FEATURES`), and each
+/// Every question names known features (`reptest::triage::features::FEATURES`), and each
 /// of its examples (findings and cases alike) shows them: else attribution could never
 /// send its own divergences to it. A question about fetch outcomes (every example has a
 /// `[case.fetch]`, RFC 9309 §2.3.1, §2.4) names none: campaigns generate bodies only, so
@@ -516,7 +516,7 @@ fn findings_are_attributed_to_their_own_questions() {
 /// status or network fault.
 #[test]
 fn questions_name_features_their_examples_show() {
-    use reptest::fuzz::features::{features, is_feature};
+    use reptest::triage::features::{features, is_feature};
     let corpus = Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"));
     let mut problems = Vec::new();
     for question in corpus.questions() {

@@ -5,8 +5,9 @@
 //! [`runner`] collects those into a [`runner::Run`] (implementations × queries), and
 //! [`score`] judges each outcome against the query's expectation ([`causes`] groups an
 //! implementation's failures by root cause). The adapters
-//! (`reptest-adapters`), reports and gate (`reptest-report`), fuzzing
-//! (`reptest-fuzz-gen`, `reptest-fuzz-diff`) and the CLI (`reptest`) build on it.
+//! (`reptest-adapters`), reports and gate (`reptest-report`), the triage of divergences
+//! (`reptest-triage`), the survey (`reptest-survey`), the differential campaign
+//! (`reptest-fuzz-diff`) and the CLI (`reptest`) build on it.
 //!
 //! Also here: [`atomic`] output (a failed write never truncates a file), orderly
 //! [`shutdown`] (adapters are stopped on a signal), [`visible`] notation for bytes and

@@ -5,7 +5,7 @@
 
 use reptest_corpus::write::{segments, Segment};
 use reptest_fuzz_diff::campaign::CampaignReport;
-use reptest_fuzz_diff::minimize::Stop;
+use reptest_triage::minimize::Stop;
 use std::fmt::Write as _;
 
 /// The summary of `report`: the top `top` signatures; `sample` is the campaign's

@@ -22,8 +22,8 @@ use std::time::Duration;
 use rayon::prelude::*;
 use reptest_core::runner::evaluate;
 use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
-use reptest_fuzz_diff::attribution::Attribution;
-use reptest_fuzz_diff::features::{features_with, BodyScan};
+use reptest_triage::attribution::Attribution;
+use reptest_triage::features::{features_with, BodyScan};
 use serde::{Deserialize, Serialize};
 
 use crate::breaker::{self, Answers, Breakers};
@@ -131,7 +131,7 @@ pub struct Setup<'a> {
     /// The implementation that decides (the reference).
     pub decider: &'a dyn Implementation,
     /// Attribution to the catalogue's questions, probed with `implementations`
-    /// ([`reptest_fuzz_diff::attribution::probe`]).
+    /// ([`reptest_triage::attribution::probe`]).
     pub attribution: &'a Attribution,
     /// The catalogue's questions.
     pub questions: Vec<QuestionEntry>,

@@ -1,5 +1,5 @@
-//! Minimizing the new groups' examples with the fuzzing minimizer
-//! ([`reptest_fuzz_diff::minimize`]), after a survey or after merging its shards, so a
+//! Minimizing the new groups' examples with the same minimizer as the fuzz campaign
+//! ([`reptest_triage::minimize`]), after a survey or after merging its shards, so a
 //! merged survey minimizes exactly as the unsharded one does.
 //!
 //! Each group's example starts from its stored body (the file's first 4 KiB) and query.
@@ -24,10 +24,10 @@ use std::collections::BTreeMap;
 
 use reptest_core::Implementation;
 use reptest_corpus::OutcomeWord;
-use reptest_fuzz_diff::attribution::Attribution;
-use reptest_fuzz_diff::minimize::{evaluate_one, minimize_with_budget, Stop};
-use reptest_fuzz_diff::signature::Signature;
-use reptest_fuzz_gen::FuzzQuery;
+use reptest_triage::attribution::Attribution;
+use reptest_triage::minimize::{evaluate_one, minimize_with_budget, Stop};
+use reptest_triage::signature::Signature;
+use reptest_triage::Query;
 
 use crate::engine::Survey;
 use crate::tally::{unhex, Minimized, NewGroup};
@@ -67,7 +67,7 @@ pub fn attribute(
         .map(|name| (name.as_str(), true))
         .chain(group.disallowed.iter().map(|name| (name.as_str(), false)))
         .collect();
-    let features = reptest_fuzz_diff::features::features(body, agent, url);
+    let features = reptest_triage::features::features(body, agent, url);
     attribution
         .of_verdicts(&verdicts, &features)
         .map(str::to_string)
@@ -88,7 +88,7 @@ fn minimize_group(
                 || group.disallowed.iter().any(|n| n == i.name())
         })
         .collect();
-    let query = FuzzQuery {
+    let query = Query {
         agent: group.example.agent.clone(),
         url: group.example.url.clone(),
     };
@@ -122,7 +122,7 @@ fn minimize_group(
 mod tests {
     use super::*;
     use crate::tally::Example;
-    use reptest_fuzz_diff::attribution::{ProbeExample, QuestionProbe};
+    use reptest_triage::attribution::{ProbeExample, QuestionProbe};
 
     /// A new group: `a` allowed, `b` disallowed.
     fn group() -> NewGroup {

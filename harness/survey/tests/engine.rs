@@ -3,10 +3,10 @@
 //! and shards merge into exactly the whole survey.
 
 use reptest_core::{CaseInput, ImplInfo, ImplKind, Implementation, Outcome};
-use reptest_fuzz_diff::attribution::Attribution;
 use reptest_survey::engine::{survey_files, Options, Quiet, Setup, Survey};
 use reptest_survey::partial::{self, Partial, PartialError};
 use reptest_survey::{render, Shard, SurveyFile};
+use reptest_triage::attribution::Attribution;
 
 /// Answers with the reference matcher, or always `allowed`, or `error` on every other
 /// query.

@@ -3,14 +3,17 @@
 //! yet), counts the hits, and finally writes its [`CampaignReport`].
 
 use super::{splitmix, tally, CampaignOptions, CampaignProgress, CampaignReport, Example, Found};
-use crate::attribution::{self, Attribution};
-use crate::minimize::{minimize_dissent, Budget, Stop};
-use crate::signature::{dissents, is_divergent, partition, rule_kind_in, Dissent, Signature};
 use rayon::prelude::*;
 use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
 use reptest_corpus::{Dimension, OutcomeWord};
 use reptest_fuzz_gen::{generate_from_seed, FuzzInput, FuzzQuery};
 use reptest_reference::Robots;
+use reptest_triage::attribution::{self, Attribution};
+use reptest_triage::minimize::{minimize_dissent, Budget, Stop};
+use reptest_triage::signature::{
+    dissents, is_divergent, partition, rule_kind_in, Dissent, Signature,
+};
+use reptest_triage::Query;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -352,7 +355,7 @@ impl Campaign<'_> {
             }
             let signature = Signature {
                 partition: p,
-                dimensions: reptest_fuzz_gen::dimensions(&input.body, agent, url),
+                dimensions: reptest_triage::dimensions(&input.body, agent, url),
                 rule_kind: rule_kind_in(
                     parsed.get_or_insert_with(|| Robots::parse(&input.body)),
                     agent,
@@ -377,8 +380,7 @@ impl Campaign<'_> {
     /// external ones' to the queries divergent in process (to all of them on a sampled
     /// input).
     fn answer(&self, index: u64, input: &FuzzInput) -> Answers {
-        let query_inputs: Vec<QueryInput<'_>> =
-            input.queries.iter().map(QueryInput::from).collect();
+        let query_inputs: Vec<QueryInput<'_>> = input.queries.iter().map(query_input).collect();
         let n = query_inputs.len();
         let inner: Vec<Vec<Outcome>> = self
             .inside
@@ -436,7 +438,7 @@ impl Campaign<'_> {
         if let Some(deadline) = self.deadline {
             budget = budget.until(deadline);
         }
-        let query = FuzzQuery {
+        let query = Query {
             agent: example.agent.clone(),
             url: example.url.clone(),
         };
@@ -448,7 +450,7 @@ impl Campaign<'_> {
             .filter(|i| answered.contains(i.name()))
             .collect();
         let names: Vec<String> = chosen.iter().map(|i| i.name().to_string()).collect();
-        let outcomes = crate::minimize::evaluate_one(&chosen, &m.body, &m.query);
+        let outcomes = reptest_triage::minimize::evaluate_one(&chosen, &m.body, &m.query);
         let signature = Signature::of(&m.body, &m.query.agent, &m.query.url, &names, &outcomes);
         let minimized = Example {
             input: example.input,
@@ -506,6 +508,14 @@ fn observed(names: &[String], outcomes: &[Outcome]) -> Vec<(String, OutcomeWord)
         .collect();
     observed.sort();
     observed
+}
+
+/// A generated query as the runner takes it.
+fn query_input(query: &FuzzQuery) -> QueryInput<'_> {
+    QueryInput {
+        agent: &query.agent,
+        url: &query.url,
+    }
 }
 
 /// One outcome per query, whatever the adapter does.

@@ -3,11 +3,11 @@
 
 use super::CommandResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use reptest::fuzz::attribution;
 use reptest::fuzz::campaign::{self, CampaignOptions, CampaignProgress};
 use reptest::fuzz::findings;
 use reptest::impls;
 use reptest::report::fuzz::{summary, Json};
+use reptest::triage::attribution;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;

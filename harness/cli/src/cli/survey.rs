@@ -3,8 +3,8 @@
 
 use super::CommandResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish};
-use reptest::fuzz::attribution;
 use reptest::impls;
+use reptest::triage::attribution;
 use reptest_survey::engine::{self, Observer, Options, Setup, Survey};
 use reptest_survey::partial::{self, Partial};
 use reptest_survey::{render, Format, Shard};

@@ -66,7 +66,7 @@ pub fn is_feature(name: &str) -> bool {
 /// the body's [`BodyScan`].
 ///
 /// ```
-/// let f = reptest_fuzz_diff::features::features(b"User-agent: *\rDisallow: /a$b\n", "examplebot", "/a");
+/// let f = reptest_triage::features::features(b"User-agent: *\rDisallow: /a$b\n", "examplebot", "/a");
 /// assert!(f.contains("lone-cr") && f.contains("dollar-inside"));
 /// ```
 pub fn features(body: &[u8], agent: &str, url: &str) -> BTreeSet<&'static str> {
@@ -77,7 +77,7 @@ pub fn features(body: &[u8], agent: &str, url: &str) -> BTreeSet<&'static str> {
 /// that depend on the query's product token (its groups) and URL (its rules).
 ///
 /// ```
-/// use reptest_fuzz_diff::features::{features_with, BodyScan};
+/// use reptest_triage::features::{features_with, BodyScan};
 /// let scan = BodyScan::of(b"User-agent: ExampleBot\nDisallow: /A\n");
 /// assert!(features_with(&scan, "examplebot", "/a").contains("path-case"));
 /// assert!(!features_with(&scan, "otherbot", "/b").contains("agent-case"));

@@ -44,7 +44,7 @@ impl Signature {
     pub fn of(body: &[u8], agent: &str, url: &str, names: &[String], outcomes: &[Outcome]) -> Self {
         Signature {
             partition: partition(names, outcomes),
-            dimensions: reptest_fuzz_gen::dimensions(body, agent, url),
+            dimensions: crate::dimensions(body, agent, url),
             rule_kind: rule_kind(body, agent, url),
         }
     }

@@ -22,10 +22,10 @@
 
 use crate::signature::rule_kind;
 use crate::signature::{Dissent, Signature};
+use crate::Query;
 use rayon::prelude::*;
 use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
 use reptest_corpus::Dimension;
-use reptest_fuzz_gen::FuzzQuery;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
@@ -42,7 +42,7 @@ pub const MIN_EVALUATIONS: usize = 6;
 /// it tries no further candidate.
 ///
 /// ```
-/// use reptest_fuzz_diff::minimize::Budget;
+/// use reptest_triage::minimize::Budget;
 /// let budget = Budget::from(500).until(std::time::Instant::now());
 /// assert_eq!(budget.units, 500);
 /// assert!(budget.deadline.is_some());
@@ -92,7 +92,7 @@ pub struct Minimized {
     /// The smallest body found.
     pub body: Vec<u8>,
     /// The query, its URL shortened.
-    pub query: FuzzQuery,
+    pub query: Query,
     /// Predicate calls made.
     pub evaluations: usize,
     /// Why it stopped.
@@ -105,10 +105,10 @@ pub struct Minimized {
 /// evaluations.
 pub fn minimize(
     body: &[u8],
-    query: &FuzzQuery,
+    query: &Query,
     implementations: &[&dyn Implementation],
     signature: &Signature,
-) -> (Vec<u8>, FuzzQuery) {
+) -> (Vec<u8>, Query) {
     let m = minimize_with_budget(body, query, implementations, signature, DEFAULT_BUDGET);
     (m.body, m.query)
 }
@@ -118,7 +118,7 @@ pub fn minimize(
 /// differs from the signature's.
 pub fn minimize_with_budget(
     body: &[u8],
-    query: &FuzzQuery,
+    query: &Query,
     implementations: &[&dyn Implementation],
     signature: &Signature,
     budget: impl Into<Budget>,
@@ -130,7 +130,7 @@ pub fn minimize_with_budget(
             .find(|(_, names)| names.iter().any(|n| n == name))
             .map(|(word, _)| word.as_str())
     };
-    let keep = |body: &[u8], query: &FuzzQuery| {
+    let keep = |body: &[u8], query: &Query| {
         same_shape(
             body,
             query,
@@ -148,12 +148,12 @@ pub fn minimize_with_budget(
 /// lacked (it may lose some: they are recomputed from the result).
 fn same_shape(
     body: &[u8],
-    query: &FuzzQuery,
+    query: &Query,
     rule_kind_was: Option<&str>,
     dimensions_were: &BTreeSet<Dimension>,
 ) -> bool {
     rule_kind(body, &query.agent, &query.url).as_deref() == rule_kind_was
-        && reptest_fuzz_gen::dimensions(body, &query.agent, &query.url).is_subset(dimensions_were)
+        && crate::dimensions(body, &query.agent, &query.url).is_subset(dimensions_were)
 }
 
 /// Shrinks `body` and `query` while `dissenter` keeps answering `dissent.word`, the
@@ -163,13 +163,13 @@ fn same_shape(
 /// differently, without the other differences the raw input also tripped.
 pub fn minimize_dissent(
     body: &[u8],
-    query: &FuzzQuery,
+    query: &Query,
     dissenter: &dyn Implementation,
     witness: &dyn Implementation,
     dissent: &Dissent,
     budget: impl Into<Budget>,
 ) -> Minimized {
-    let keep = |body: &[u8], query: &FuzzQuery| {
+    let keep = |body: &[u8], query: &Query| {
         if !same_shape(
             body,
             query,
@@ -205,7 +205,7 @@ pub fn evaluation_cost(len: usize) -> usize {
 pub fn evaluate_one(
     implementations: &[&dyn Implementation],
     body: &[u8],
-    query: &FuzzQuery,
+    query: &Query,
 ) -> Vec<Outcome> {
     let queries = [QueryInput::from(query)];
     let input = CaseInput {
@@ -231,8 +231,8 @@ pub fn evaluate_one(
 /// [`MIN_EVALUATIONS`] calls, and none after the budget's deadline.
 pub fn minimize_by(
     body: &[u8],
-    query: &FuzzQuery,
-    keep: impl FnMut(&[u8], &FuzzQuery) -> bool,
+    query: &Query,
+    keep: impl FnMut(&[u8], &Query) -> bool,
     budget: impl Into<Budget>,
 ) -> Minimized {
     let mut m = Minimizer {
@@ -268,7 +268,7 @@ pub fn minimize_by(
 
 struct Minimizer<F> {
     body: Vec<u8>,
-    query: FuzzQuery,
+    query: Query,
     keep: F,
     budget: Budget,
     evaluations: usize,
@@ -276,7 +276,7 @@ struct Minimizer<F> {
     cost: usize,
 }
 
-impl<F: FnMut(&[u8], &FuzzQuery) -> bool> Minimizer<F> {
+impl<F: FnMut(&[u8], &Query) -> bool> Minimizer<F> {
     /// Why no further candidate may be tried, if so.
     fn stopped(&self) -> Option<Stop> {
         if self
@@ -318,7 +318,7 @@ impl<F: FnMut(&[u8], &FuzzQuery) -> bool> Minimizer<F> {
         }
         self.evaluations += 1;
         self.cost += evaluation_cost(self.body.len());
-        let candidate = FuzzQuery {
+        let candidate = Query {
             agent: self.query.agent.clone(),
             url,
         };
@@ -563,8 +563,8 @@ fn replace(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
 mod tests {
     use super::*;
 
-    fn q(url: &str) -> FuzzQuery {
-        FuzzQuery {
+    fn q(url: &str) -> Query {
+        Query {
             agent: "bot".into(),
             url: url.into(),
         }
@@ -584,7 +584,7 @@ mod tests {
         let body =
             b"# intro\r\nUser-agent: *\r\nAllow: /zzz\r\nDisallow: /a*b # why\r\nSitemap: x\r\n";
         let query = q("https://example.com/a/x/yb?q=1");
-        let keep = |body: &[u8], query: &FuzzQuery| {
+        let keep = |body: &[u8], query: &Query| {
             let text = String::from_utf8_lossy(body);
             text.contains("Disallow: /a*") && query.url.contains("/a")
         };
@@ -662,7 +662,7 @@ mod tests {
             comment.repeat(70)
         );
         let end = body.find("Disallow: /x\n").unwrap() + "Disallow: /x\n".len();
-        let keep = |body: &[u8], _: &FuzzQuery| {
+        let keep = |body: &[u8], _: &Query| {
             body.get(end - 13..end) == Some(&b"Disallow: /x\n"[..])
                 && String::from_utf8_lossy(body).contains("Allow: /keep\n")
         };

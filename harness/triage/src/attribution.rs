@@ -57,7 +57,7 @@ pub struct ProbeExample {
 ///
 /// ```
 /// let corpus = reptest_corpus::Corpus::load(reptest_corpus::default_dir()).unwrap();
-/// let probes = reptest_fuzz_diff::attribution::probes_of(&corpus);
+/// let probes = reptest_triage::attribution::probes_of(&corpus);
 /// assert_eq!(probes.len(), corpus.questions().len());
 /// ```
 pub fn probes_of(corpus: &Corpus) -> Vec<QuestionProbe> {
