@@ -162,7 +162,12 @@ fn the_shorthands_and_the_warning_parse_agree() {
             let strict = Robots::parse(&case.body);
             for (query, verdict) in case.queries.iter().zip(&full) {
                 let (agent, url) = (query.agent.as_str(), query.url.as_str());
-                assert_eq!(&warned.check(agent, url), verdict, "{} (warnings)", query.id);
+                assert_eq!(
+                    &warned.check(agent, url),
+                    verdict,
+                    "{} (warnings)",
+                    query.id
+                );
                 if config == Config::rfc9309() {
                     let allowed = strict.is_allowed(agent, url);
                     assert_eq!(allowed, verdict.is_allowed(), "{} (parse)", query.id);
