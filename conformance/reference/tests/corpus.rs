@@ -5,11 +5,17 @@
 //! This test alone is the oracle of the reference's mutation testing (`mutants.sh`): a
 //! mutant counts as killed only when a corpus query catches it.
 
+use std::sync::OnceLock;
+
 use reptest_corpus::{Case, Corpus, Expect, Profile, Query};
 use reptest_reference::{corpus::verdicts, Config, PatternWithoutSlash, Robots};
 
-fn corpus() -> Corpus {
-    Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"))
+/// The corpus, loaded once for every test of this binary (each runs it many times).
+fn corpus() -> &'static Corpus {
+    static CORPUS: OnceLock<Corpus> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"))
+    })
 }
 
 /// Departures of the `google` profile that `Config::google()` does not model (a profile ID,
@@ -70,6 +76,18 @@ fn failures(
     (checked, failed)
 }
 
+/// Asserts that [`failures`] judged the whole corpus (at least 700 decided queries) and
+/// found no failure; `what` says what was run.
+fn assert_passes(what: &str, (checked, failed): (usize, Vec<String>)) {
+    assert!(checked >= 700, "{what}: only {checked} decided queries");
+    assert!(
+        failed.is_empty(),
+        "{what}: {} queries failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
 fn describe(case: &Case, query: &Query, expect: Expect, allowed: bool) -> String {
     let got = if allowed { "allowed" } else { "disallowed" };
     let file = case.file.display();
@@ -81,14 +99,8 @@ fn describe(case: &Case, query: &Query, expect: Expect, allowed: bool) -> String
 
 #[test]
 fn the_reference_passes_every_decided_query() {
-    let (checked, failed) = failures(&Config::rfc9309(), Profile::Rfc9309, |_| true);
-    assert!(checked >= 700, "only {checked} decided queries");
-    assert!(
-        failed.is_empty(),
-        "{} queries failed:\n{}",
-        failed.len(),
-        failed.join("\n")
-    );
+    let result = failures(&Config::rfc9309(), Profile::Rfc9309, |_| true);
+    assert_passes("Config::rfc9309()", result);
 }
 
 /// The choices RFC 9309 leaves open, each made the other way from `Config::rfc9309()`:
@@ -125,12 +137,10 @@ fn conforming_choices() -> Vec<(&'static str, Config)> {
 #[test]
 fn every_conforming_choice_keeps_the_decided_verdicts() {
     for (name, config) in conforming_choices() {
-        let (checked, failed) = failures(&config, Profile::Rfc9309, |_| true);
-        assert!(checked >= 700, "only {checked} decided queries");
-        assert!(
-            failed.is_empty(),
-            "the choice `{name}` changes decided verdicts:\n{}",
-            failed.join("\n")
+        let result = failures(&config, Profile::Rfc9309, |_| true);
+        assert_passes(
+            &format!("the choice `{name}` changes decided verdicts"),
+            result,
         );
     }
 }
@@ -140,13 +150,8 @@ fn every_conforming_choice_keeps_the_decided_verdicts() {
 /// [`GOOGLE_NOT_MODELLED`].
 #[test]
 fn the_google_config_answers_the_google_profile() {
-    let (checked, failed) = failures(&Config::google(), Profile::Google, |q| !not_modelled(q));
-    assert!(checked >= 700, "only {checked} decided queries");
-    assert!(
-        failed.is_empty(),
-        "Config::google() differs from the google profile:\n{}",
-        failed.join("\n")
-    );
+    let result = failures(&Config::google(), Profile::Google, |q| !not_modelled(q));
+    assert_passes("Config::google() differs from the google profile", result);
 }
 
 /// The other ways in: `Robots::parse` and `is_allowed` (the RFC-strict shorthands) and
