@@ -2,7 +2,7 @@
 //! decided query under RFC 9309 (`Config::rfc9309()`), and every decided query of the
 //! `google` profile under `Config::google()` but the departures it does not model.
 //!
-//! This test alone is the oracle of the reference's mutation testing (`mutants.sh`): a
+//! This module alone is the oracle of the reference's mutation testing (`mutants.sh`): a
 //! mutant counts as killed only when a corpus query catches it.
 
 use reptest_corpus::{Case, Corpus, Expect, Profile, Query};

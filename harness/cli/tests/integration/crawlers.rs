@@ -7,7 +7,7 @@
 //! command, unless built with `REPTEST_SKIP_CRAWLERS=1`, which marks them ignored.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! and `reptest serve`: crashes, hangs and garbage are recorded per query and the run
 //! completes; per-query mode; handshake failures; byte-exact bodies over the protocol.
 
-mod common;
+use crate::common;
 
 use reptest::impls::external;
 use reptest::{impls, runner, Availability, CaseInput, Implementation, Outcome, QueryInput};

@@ -2,8 +2,9 @@
 //! cleanly whatever ends it: every test runs the `reptest` binary as a user would, with
 //! the fixture adapter (`reptest-fixture-adapter`) misbehaving on purpose, and checks the
 //! exit code, what was printed, the peak memory, and that no adapter process is left.
+//! A test that measures peak memory runs alone in a process of its own (`alone`).
 
-mod common;
+use crate::{alone, common};
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -208,6 +209,9 @@ fn survives(mode: &str, big: bool) -> Finished {
 
 #[test]
 fn an_adapter_that_hangs_is_timed_out_and_its_children_are_killed() {
+    if alone::elsewhere("faults::an_adapter_that_hangs_is_timed_out_and_its_children_are_killed") {
+        return;
+    }
     let done = survives("hang", false);
     assert!(
         done.stdout.contains("timeouts and crashes"),
@@ -229,6 +233,10 @@ fn an_adapter_that_hangs_is_timed_out_and_its_children_are_killed() {
 
 #[test]
 fn an_adapter_that_dies_mid_write_is_a_crash_for_the_query_in_flight() {
+    if alone::elsewhere("faults::an_adapter_that_dies_mid_write_is_a_crash_for_the_query_in_flight")
+    {
+        return;
+    }
     let done = survives("die-mid-write", true);
     assert!(
         done.stdout
@@ -241,6 +249,9 @@ fn an_adapter_that_dies_mid_write_is_a_crash_for_the_query_in_flight() {
 
 #[test]
 fn a_flood_of_stale_ids_is_bounded_by_the_request_timeout() {
+    if alone::elsewhere("faults::a_flood_of_stale_ids_is_bounded_by_the_request_timeout") {
+        return;
+    }
     let done = survives("flood-stale", false);
     assert!(
         done.stdout.contains("no answer within 0.3 s"),
@@ -251,6 +262,9 @@ fn a_flood_of_stale_ids_is_bounded_by_the_request_timeout() {
 
 #[test]
 fn a_flood_of_garbage_is_an_error_per_query() {
+    if alone::elsewhere("faults::a_flood_of_garbage_is_an_error_per_query") {
+        return;
+    }
     let done = survives("flood-garbage", false);
     assert!(
         done.stdout.contains("fixture-flood-garbage") && done.stdout.contains("0/6"),
@@ -261,6 +275,9 @@ fn a_flood_of_garbage_is_an_error_per_query() {
 
 #[test]
 fn a_hundred_megabytes_without_a_newline_cost_bounded_memory() {
+    if alone::elsewhere("faults::a_hundred_megabytes_without_a_newline_cost_bounded_memory") {
+        return;
+    }
     let done = survives("flood-100mb", false);
     assert!(
         done.stdout.contains("fixture-flood-100mb"),
@@ -275,6 +292,9 @@ fn a_hundred_megabytes_without_a_newline_cost_bounded_memory() {
 /// which killed reptest (exit 141, nothing printed).
 #[test]
 fn a_slow_adapter_completes_the_run_with_the_default_timeout() {
+    if alone::elsewhere("faults::a_slow_adapter_completes_the_run_with_the_default_timeout") {
+        return;
+    }
     let done = survives_with("slow-big", "", true);
     let out = &done.stdout;
     for query in ["big/bot1:/x1", "big/bot2:/x2"] {
@@ -363,6 +383,9 @@ fn sigterm_stops_busy_adapters_and_exits_143() {
 /// times the longest corpus rule) stays under a fixed memory ceiling.
 #[test]
 fn ten_mebibytes_of_one_mebibyte_lines_stay_under_a_memory_ceiling() {
+    if alone::elsewhere("faults::ten_mebibytes_of_one_mebibyte_lines_stay_under_a_memory_ceiling") {
+        return;
+    }
     let dir = temp_dir("memory");
     let robots = dir.join("robots.txt");
     let mut body = b"User-agent: *\n".to_vec();
@@ -457,6 +480,9 @@ fn an_overlong_request_line_is_skipped_in_bounded_memory(program: &str, args: &[
 
 #[test]
 fn eval_skips_an_overlong_line_in_bounded_memory() {
+    if alone::elsewhere("faults::eval_skips_an_overlong_line_in_bounded_memory") {
+        return;
+    }
     an_overlong_request_line_is_skipped_in_bounded_memory(
         REPTEST,
         &["eval", "--impl", "reference"],
@@ -465,6 +491,9 @@ fn eval_skips_an_overlong_line_in_bounded_memory() {
 
 #[test]
 fn serve_skips_an_overlong_line_in_bounded_memory() {
+    if alone::elsewhere("faults::serve_skips_an_overlong_line_in_bounded_memory") {
+        return;
+    }
     an_overlong_request_line_is_skipped_in_bounded_memory(
         REPTEST,
         &["serve", "--impl", "reference"],
@@ -473,6 +502,9 @@ fn serve_skips_an_overlong_line_in_bounded_memory() {
 
 #[test]
 fn the_fixture_adapter_skips_an_overlong_line_in_bounded_memory() {
+    if alone::elsewhere("faults::the_fixture_adapter_skips_an_overlong_line_in_bounded_memory") {
+        return;
+    }
     an_overlong_request_line_is_skipped_in_bounded_memory(FIXTURE, &["paths"]);
 }
 
@@ -480,6 +512,9 @@ fn the_fixture_adapter_skips_an_overlong_line_in_bounded_memory() {
 /// expectations, a robots.txt to check or an `adapters.toml`) is refused once it passes 16 MiB, in bounded memory.
 #[test]
 fn an_endless_input_file_is_refused_in_bounded_memory() {
+    if alone::elsewhere("faults::an_endless_input_file_is_refused_in_bounded_memory") {
+        return;
+    }
     let dir = temp_dir("endless");
     let adapters = dir.join("adapters");
     std::fs::create_dir_all(&adapters).unwrap();

@@ -12,7 +12,7 @@
 //! written here (run by `python3` on PATH).
 #![cfg(all(unix, feature = "crawlers"))]
 
-mod common;
+use crate::common;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

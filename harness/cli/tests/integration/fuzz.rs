@@ -325,17 +325,24 @@ fn findings_round_trip_through_the_corpus_loader() {
     assert!(written.markdown.exists());
 }
 
+/// Compared with `tests/snapshots/fuzz__*.snap` (named as when this module was a test
+/// binary of its own, so that the files outlive the module's path).
 #[test]
 fn findings_write_up_snapshot() {
     let report = sample_report();
-    insta::assert_snapshot!(
-        "findings_markdown",
-        findings::render_markdown("sample", &report)
-    );
-    insta::assert_snapshot!(
-        "findings_toml",
-        findings::findings_toml("sample", &report, "", &Default::default())
-    );
+    insta::with_settings!({
+        snapshot_path => "../snapshots",
+        prepend_module_to_snapshot => false,
+    }, {
+        insta::assert_snapshot!(
+            "fuzz__findings_markdown",
+            findings::render_markdown("sample", &report)
+        );
+        insta::assert_snapshot!(
+            "fuzz__findings_toml",
+            findings::findings_toml("sample", &report, "", &Default::default())
+        );
+    });
 }
 
 /// Every finding promoted to corpus/findings/ still gets the answers it recorded from

@@ -3,7 +3,7 @@
 //! (`ulimit -f`) leaves the previous files whole, and `reptest report` names the files it
 //! wrote. Also: the handshake cache notices a library upgraded in place.
 
-mod common;
+use crate::common;
 
 use common::words;
 use std::path::{Path, PathBuf};

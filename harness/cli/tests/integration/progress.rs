@@ -3,7 +3,7 @@
 //! nothing with `--quiet` or when stderr is not a terminal. And the wall time of each
 //! implementation in what `run` and `report` print.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -12,7 +12,7 @@
 //! reported as ignored instead (build.rs).
 //!
 //! Update after a reviewed change: `INSTA_UPDATE=always cargo test -p reptest --test
-//! report` (or `cargo insta review`).
+//! integration report::` (or `cargo insta review`).
 
 use reptest::report::markdown::{self, WriteUp};
 use reptest::report::Report;
@@ -145,7 +145,7 @@ fn write_ups() -> Vec<WriteUp> {
 macro_rules! snapshot {
     ($name:expr, $value:expr) => {
         insta::with_settings!({
-            snapshot_path => "../../../reports/snapshots",
+            snapshot_path => "../../../../reports/snapshots",
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {

@@ -9,7 +9,7 @@
 //! (build.rs: `cfg(reptest_no_browser)`), except when `CI` is set (CI installs it;
 //! `harness/external/setup` does too when run as root): then it fails.
 
-mod common;
+use crate::common;
 
 use reptest::report::{html, Report};
 use reptest::{impls, runner};

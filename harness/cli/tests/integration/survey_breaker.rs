@@ -5,7 +5,7 @@
 //! many of its answers are missing, by kind. The reference, which decides, is asked on
 //! every file.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -62,7 +62,7 @@ fn the_committed_survey_of_the_protego_files_matches_a_fresh_run() {
         serde_json::from_slice(&std::fs::read(out.path().join("survey.json")).unwrap()).unwrap();
     assert_eq!(json["files"]["surveyed"], 4231, "{}", json["files"]);
     insta::with_settings!({
-        snapshot_path => "../../../reports/survey",
+        snapshot_path => "../../../../reports/survey",
         prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {

@@ -1,7 +1,7 @@
 //! Bounds and stopping: after N requests, after T seconds, on stop() and on drop, nothing
 //! listens any more; garbage from a client does not break the site.
 
-mod common;
+use crate::common;
 
 use std::io::{Read as _, Write as _};
 use std::time::Duration;

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-mod procs;
+use crate::procs;
 
 use procs::group_running;
 use reptest_site::crawl::{self, CrawlReport, Crawler, Exit, Verdict};

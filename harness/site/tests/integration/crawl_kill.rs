@@ -1,18 +1,21 @@
 //! `crawl::kill_running`, the hook for a binary's Ctrl-C handler, kills every running
-//! crawler's group at once. Alone in its test binary: it kills every crawler of the
+//! crawler's group at once. Alone in its process (`alone`): it kills every crawler of the
 //! process, so no other test's crawler may run meanwhile.
 
 #![cfg(target_os = "linux")]
 
 use std::time::{Duration, Instant};
 
-mod procs;
+use crate::{alone, procs};
 
 use reptest_site::crawl::{self, Crawler, Exit};
 use reptest_site::Scenario;
 
 #[test]
 fn kill_running_kills_every_running_crawler_group() {
+    if alone::elsewhere("crawl_kill::kill_running_kills_every_running_crawler_group") {
+        return;
+    }
     let sleeper = Crawler::new("sleeper", ["sh", "-c", "sleep 1000 & sleep 1000"])
         .with_time_limit(Duration::from_secs(30));
     let scenario = Scenario::new(200, "").with_pages(["/a"]);

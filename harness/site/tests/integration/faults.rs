@@ -1,7 +1,7 @@
 //! Network faults (RFC 9309 §2.3.1.4, "unreachable due to server or network errors"):
 //! connection refused, reset mid-body, a response that never completes.
 
-mod common;
+use crate::common;
 
 use std::io::{self, Read as _};
 use std::time::Duration;

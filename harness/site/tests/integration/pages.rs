@@ -1,6 +1,6 @@
 //! The start page and the linked pages: a crawler that obeys nothing reaches every page.
 
-mod common;
+use crate::common;
 
 use common::{agent, get, hrefs};
 use reptest_site::{Scenario, Site};

@@ -1,7 +1,7 @@
 //! Redirect chains (RFC 9309 §2.3.1.2), hop by hop with redirects off, followed with them
 //! on, and across origins.
 
-mod common;
+use crate::common;
 
 use common::{agent, following, get, socket_addr};
 use reptest_site::{Redirect, Scenario, Site};

@@ -1,7 +1,7 @@
 //! The final robots.txt response: every status, bodies of any bytes and size, gzip, the
 //! content type, and the request log, checked with real HTTP clients.
 
-mod common;
+use crate::common;
 
 use std::io::Read as _;
 

@@ -1,10 +1,12 @@
-//! No thread outlives a site. Alone in its test binary, so no other test's site runs.
+//! No thread outlives a site. Alone in its process (`alone`), so no other test's site runs.
 
 #![cfg(target_os = "linux")]
 
 use std::time::Duration;
 
 use reptest_site::{Fault, Options, Redirect, Scenario, Site};
+
+use crate::alone;
 
 /// The threads of this process named like a site's.
 fn site_threads() -> usize {
@@ -17,6 +19,9 @@ fn site_threads() -> usize {
 
 #[test]
 fn no_thread_outlives_a_site() {
+    if alone::elsewhere("threads::no_thread_outlives_a_site") {
+        return;
+    }
     assert_eq!(site_threads(), 0);
     let scenarios = [
         Scenario::new(200, "x").with_redirects([Redirect::cross_origin(301)]),

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use reptest_survey::{open, Error, Files, SurveyFile};
 
-mod common;
+use crate::common;
 use common::{gzip, warc_record};
 
 fn tar_items(data: Vec<u8>) -> Vec<Result<SurveyFile, Error>> {

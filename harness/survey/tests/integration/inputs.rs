@@ -5,7 +5,7 @@ use std::path::Path;
 
 use reptest_survey::{open, Cut, Files, Format, SurveyFile, BODY_LIMIT};
 
-mod common;
+use crate::common;
 use common::gzip;
 
 fn read_all(path: &Path) -> Vec<Result<SurveyFile, reptest_survey::Error>> {

@@ -6,7 +6,7 @@ use std::io::Cursor;
 use proptest::prelude::*;
 use reptest_survey::Files;
 
-mod common;
+use crate::common;
 use common::{gzip, warc_record};
 
 fn valid_warc() -> Vec<u8> {

@@ -1,12 +1,12 @@
 //! WARC input on files written by the `warc` crate's writer (a Rust-only run covers WARC;
-//! tests/warcio.rs checks files of a second, independent writer).
+//! the `warcio` module checks files of a second, independent writer).
 
 use std::io::Cursor;
 
 use reptest_survey::{Cut, Files, SurveyFile};
 use warc::{RawRecordHeader, WarcHeader, WarcWriter};
 
-mod common;
+use crate::common;
 use common::gzip;
 
 /// One record as the `warc` crate writes it.

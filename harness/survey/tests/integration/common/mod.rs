@@ -1,4 +1,4 @@
-//! Input builders shared by the survey crate's test binaries (not every binary uses each).
+//! Input builders shared by the survey tests (not every module uses each).
 #![allow(dead_code)]
 
 use std::io::Write;
