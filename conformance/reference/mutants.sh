@@ -7,11 +7,12 @@
 #   conformance/reference/mutants.sh -f src/pattern.rs   # one file
 #
 # cargo-mutants changes the reference's source one mutant at a time (a `<` made `<=`, a
-# function body replaced by a constant...) and runs `cargo test --test corpus`
-# (tests/corpus.rs: every decided corpus query, under Config::rfc9309() and
-# Config::google()). A mutant that the corpus does not catch is "missed": either a query is
-# missing, or the mutant is equivalent (it changes no verdict on any input) and is listed
-# with its reason in STRENGTH.md. Results land in target/mutants/mutants.out/.
+# function body replaced by a constant...) and runs `cargo test --test integration corpus::`
+# (the `corpus` module of tests/integration/: every decided corpus query, under
+# Config::rfc9309() and Config::google()). A mutant that the corpus does not catch is
+# "missed": either a query is missing, or the mutant is equivalent (it changes no verdict
+# on any input) and is listed with its reason in STRENGTH.md. Results land in
+# target/mutants/mutants.out/.
 #
 # JOBS (default 2) mutants are built and tested at once, each in its own copy of the tree.
 set -euo pipefail
@@ -26,4 +27,4 @@ case "$version" in
 *) echo "warning: $version; STRENGTH.md was measured with cargo-mutants $want" >&2 ;;
 esac
 exec cargo mutants --package reptest-reference --profile mutants --jobs "${JOBS:-2}" --timeout 60 \
-    --output ../../target/mutants "$@" -- --test corpus
+    --output ../../target/mutants "$@" -- --test integration corpus::

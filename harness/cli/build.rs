@@ -1,6 +1,6 @@
-//! Build script of `reptest`: tells the tests (`tests/*.rs`) which optional components
-//! this build has, so that a test that cannot run here is reported as *ignored, with its
-//! reason*, never as passed (`#[cfg_attr(not(reptest_google), ignore = "...")]`).
+//! Build script of `reptest`: tells the tests (`tests/integration/`) which optional
+//! components this build has, so that a test that cannot run here is reported as *ignored,
+//! with its reason*, never as passed (`#[cfg_attr(not(reptest_google), ignore = "...")]`).
 //!
 //! * `cfg(reptest_google)`: Google's C++ library is linked into this build.
 //!   `reptest-adapters`' build script finds it and says so through its `links = "robots"`
@@ -25,7 +25,7 @@ const SKIPS: [(&str, &str); 4] = [
     ("REPTEST_SKIP_SURVEY_DATA", "reptest_skip_survey_data"),
 ];
 
-/// The browsers `tests/report_html.rs` drives, by program name.
+/// The browsers `tests/integration/report_html.rs` drives, by program name.
 const BROWSERS: [&str; 4] = ["chromium", "chromium-browser", "google-chrome", "chrome"];
 
 fn main() {

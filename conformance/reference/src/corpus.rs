@@ -1,5 +1,5 @@
 //! The reference on reptest's case model (feature `corpus`): the bridge the harness's
-//! reference adapter and this crate's corpus test (`tests/corpus.rs`) share.
+//! reference adapter and this crate's corpus test (`tests/integration/corpus.rs`) share.
 
 use crate::access::{Cached, Fetch};
 use crate::{check_fetch, Config, Robots, Verdict};

@@ -48,6 +48,8 @@
 pub mod atomic;
 pub mod causes;
 pub mod environment;
+#[cfg(test)]
+mod fixtures;
 mod implementation;
 pub mod lines;
 pub mod markup;

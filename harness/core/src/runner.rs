@@ -311,3 +311,175 @@ pub fn evaluate(implementation: &dyn Implementation, input: &CaseInput<'_>) -> V
         vec![Outcome::Error(why); count]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::{self, conforming, faulty, verdict, QUERIES};
+    use crate::ImplInfo;
+
+    /// Both fixture implementations, conforming first.
+    fn both() -> Vec<Box<dyn Implementation>> {
+        vec![conforming().boxed(), faulty().boxed()]
+    }
+
+    /// The ids of the cases implementation `i` was timed on, in order.
+    fn timed(run: &Run, i: usize) -> Vec<&str> {
+        run.case_elapsed[i]
+            .iter()
+            .map(|(id, _)| id.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_run_holds_every_implementation_s_outcome_of_every_query_in_corpus_order() {
+        let run = run(&fixtures::corpus(), &both());
+        assert_eq!(run.implementations, ["conforming", "faulty"]);
+        assert_eq!(run.queries, QUERIES);
+        assert!(run
+            .outcomes
+            .iter()
+            .all(|column| column.len() == QUERIES.len()));
+        assert_eq!(run.outcome(0, "must/bot:/private"), Some(&verdict(false)));
+        assert_eq!(run.outcome(1, "must/bot:/private"), Some(&verdict(true)));
+        assert_eq!(
+            run.outcome(1, "should/bot:/tie"),
+            Some(&Outcome::Unsupported("no ties".into()))
+        );
+        assert_eq!(run.outcome(0, "nowhere/bot:/x"), None);
+        assert_eq!(run.outcome(2, "must/bot:/private"), None);
+        let cases = ["must", "should", "may", "fetched", "finding"];
+        assert_eq!(
+            (timed(&run, 0), timed(&run, 1)),
+            (cases.into(), cases.into())
+        );
+        assert_eq!(run.elapsed.len(), 2);
+    }
+
+    /// A fetch outcome is described only to an implementation that can take one; the
+    /// others get `unsupported` without being asked.
+    #[test]
+    fn a_fetch_case_is_unsupported_without_fetch_outcomes() {
+        let run = run(&fixtures::corpus(), &both());
+        let id = "fetched/bot:/unreachable";
+        assert_eq!(run.outcome(0, id), Some(&verdict(false)));
+        let Some(Outcome::Unsupported(why)) = run.outcome(1, id) else {
+            panic!("{:?}", run.outcome(1, id));
+        };
+        assert!(why.contains("§2.3.1"), "{why}");
+    }
+
+    /// Answers nothing, whatever it is asked.
+    struct Mute(ImplInfo);
+
+    impl Implementation for Mute {
+        fn info(&self) -> &ImplInfo {
+            &self.0
+        }
+
+        fn evaluate(&self, _: &CaseInput<'_>) -> Vec<Outcome> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn an_adapter_answering_the_wrong_count_gets_an_error_per_query() {
+        let corpus = fixtures::corpus();
+        let must = &corpus.cases()[0];
+        let outcomes = evaluate_case(&Mute(fixtures::info("mute", true)), must);
+        let error = Outcome::Error("adapter answered 0 queries of 2".into());
+        assert_eq!(outcomes, [error.clone(), error]);
+    }
+
+    /// Shards of one corpus run by the same implementations join into the whole run:
+    /// queries and outcomes in shard order, each implementation's time summed.
+    #[test]
+    fn shards_merge_into_the_whole_run() {
+        let [whole, first, second] = fixtures::corpora();
+        let (a, b) = (run(&first, &both()), run(&second, &both()));
+        assert_eq!(a.queries, QUERIES[..3]);
+        let elapsed: Vec<Duration> = a
+            .elapsed
+            .iter()
+            .zip(&b.elapsed)
+            .map(|(x, y)| *x + *y)
+            .collect();
+        let merged = a.merge(b).unwrap();
+        let all = run(&whole, &both());
+        assert_eq!(merged.implementations, all.implementations);
+        assert_eq!(merged.queries, all.queries);
+        assert_eq!(merged.outcomes, all.outcomes);
+        assert_eq!(merged.elapsed, elapsed);
+        assert_eq!(timed(&merged, 1), timed(&all, 1));
+    }
+
+    /// Runs of other implementations over the same queries join column by column, each
+    /// outcome found by its query id, in whatever order the other run holds them.
+    #[test]
+    fn several_implementations_merge_by_query_id() {
+        let corpus = fixtures::corpus();
+        let mine = run(&corpus, &[conforming().boxed()]);
+        let mut theirs = run(&corpus, &[faulty().boxed()]);
+        theirs.queries.reverse();
+        theirs.outcomes[0].reverse();
+        let merged = mine.merge(theirs).unwrap();
+        let all = run(&corpus, &both());
+        assert_eq!(merged.implementations, ["conforming", "faulty"]);
+        assert_eq!(merged.queries, QUERIES);
+        assert_eq!(merged.outcomes, all.outcomes);
+        assert_eq!((merged.elapsed.len(), merged.case_elapsed.len()), (2, 2));
+    }
+
+    #[test]
+    fn runs_that_overlap_or_share_nothing_are_refused() {
+        let [whole, first, second] = fixtures::corpora();
+        let shard = || run(&first, &both());
+        assert_eq!(
+            shard().merge(shard()).unwrap_err(),
+            MergeError::DuplicateQuery("must/bot:/private".into())
+        );
+        // Not the same implementations, the same queries: columns, one of them twice.
+        let alone = run(&whole, &[conforming().boxed()]);
+        let again = alone.merge(run(&whole, &both())).unwrap_err();
+        assert_eq!(
+            again,
+            MergeError::DuplicateImplementation("conforming".into())
+        );
+        assert_eq!(
+            again.to_string(),
+            "implementation `conforming` is in both runs"
+        );
+        let other = run(&second, &[faulty().boxed()]);
+        assert_eq!(
+            run(&first, &[conforming().boxed()])
+                .merge(other)
+                .unwrap_err(),
+            MergeError::Mismatch
+        );
+    }
+
+    #[test]
+    fn slowest_cases_come_first_ties_by_id() {
+        let ms = Duration::from_millis;
+        let run = Run {
+            implementations: vec!["a".into()],
+            queries: vec!["x/1".into(), "y/1".into(), "z/1".into(), "z/2".into()],
+            outcomes: vec![vec![verdict(true); 4]],
+            elapsed: vec![ms(2000)],
+            case_elapsed: vec![vec![
+                ("z".into(), ms(2)),
+                ("y".into(), ms(5)),
+                ("x".into(), ms(2)),
+            ]],
+        };
+        assert_eq!(run.slowest_cases(0, 2), [("y", ms(5)), ("x", ms(2))]);
+        assert_eq!(run.slowest_cases(0, 9).len(), 3);
+        assert!(run.slowest_cases(1, 2).is_empty());
+        assert!((run.queries_per_second(0) - 2.0).abs() < 1e-9);
+        let instant = Run {
+            elapsed: vec![Duration::ZERO],
+            ..run
+        };
+        assert_eq!(instant.queries_per_second(0), f64::INFINITY);
+    }
+}

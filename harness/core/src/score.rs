@@ -234,6 +234,7 @@ pub fn summarize(corpus: &Corpus, run: &Run, profile: Profile) -> Vec<Summary> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures;
 
     #[test]
     fn judgements() {
@@ -334,5 +335,131 @@ mod tests {
         let mut sum = tally;
         sum.merge(&choices);
         assert_eq!((sum.pass, sum.choice), (36, 17));
+    }
+
+    /// The tallies of `summary` as (level, pass, fail, no verdict, unsupported, choice).
+    fn counts(summary: &Summary) -> Vec<(Level, [usize; 5])> {
+        let row = |t: &Tally| [t.pass, t.fail, t.no_verdict, t.unsupported, t.choice];
+        summary
+            .per_level
+            .iter()
+            .map(|(l, t)| (*l, row(t)))
+            .collect()
+    }
+
+    /// The ids of `summary`'s failures, in order.
+    fn failed(summary: &Summary) -> Vec<&str> {
+        summary.failures.iter().map(|f| f.id.as_str()).collect()
+    }
+
+    fn both() -> Vec<Box<dyn crate::Implementation>> {
+        vec![fixtures::conforming().boxed(), fixtures::faulty().boxed()]
+    }
+
+    /// Under RFC 9309, per level: the conforming implementation passes every decided
+    /// query and makes its one choice; the faulty one fails a MUST query, gives no
+    /// verdict on another, cannot express the fetch case nor the SHOULD query, and makes
+    /// no choice. The undecided finding is judged for neither.
+    #[test]
+    fn summaries_count_each_judgement_by_level() {
+        let corpus = fixtures::corpus();
+        let run = crate::runner::run(&corpus, &both());
+        let [conforming, faulty] = &summarize(&corpus, &run, Profile::Rfc9309)[..] else {
+            panic!("two summaries");
+        };
+        assert_eq!(
+            (conforming.name.as_str(), faulty.name.as_str()),
+            ("conforming", "faulty")
+        );
+        assert_eq!(
+            counts(conforming),
+            [
+                (Level::Must, [3, 0, 0, 0, 0]),
+                (Level::Should, [1, 0, 0, 0, 0]),
+                (Level::May, [0, 0, 0, 0, 1]),
+            ]
+        );
+        assert!(conforming.failures.is_empty());
+        assert_eq!(
+            counts(faulty),
+            [
+                (Level::Must, [0, 1, 1, 1, 0]),
+                (Level::Should, [0, 0, 0, 1, 0]),
+                (Level::May, [0, 0, 0, 0, 1]),
+            ]
+        );
+        let total = faulty.total();
+        assert_eq!((total.judged(), total.unsupported, total.choice), (2, 2, 1));
+        assert_eq!(total.pass_rate(), 0.0);
+        assert_eq!(failed(faulty), ["must/bot:/private", "must/bot:/public"]);
+        let first = &faulty.failures[0];
+        assert_eq!(
+            (first.expected, &first.outcome),
+            (Expect::Disallowed, &fixtures::verdict(true))
+        );
+        assert_eq!(
+            first.cause,
+            Some(RootCause::Requirement("2.1-GROUP".into()))
+        );
+        assert_eq!(faulty.failures[1].outcome, Outcome::Timeout("1 s".into()));
+    }
+
+    /// Google's profile decides the query RFC 9309 leaves open: the conforming
+    /// implementation's choice (`allowed`) fails there, and the faulty one's crash is no
+    /// verdict; the failure's cause is its one plain RFC requirement, not the profile ID.
+    #[test]
+    fn the_profile_decides_what_passes() {
+        let corpus = fixtures::corpus();
+        let run = crate::runner::run(&corpus, &both());
+        let summaries = summarize(&corpus, &run, Profile::Google);
+        assert_eq!(
+            summaries[0].per_level[&Level::May],
+            Tally {
+                fail: 1,
+                ..Tally::default()
+            }
+        );
+        assert_eq!(
+            summaries[1].per_level[&Level::May],
+            Tally {
+                no_verdict: 1,
+                ..Tally::default()
+            }
+        );
+        assert_eq!(failed(&summaries[0]), ["may/bot:/either"]);
+        let either = &summaries[0].failures[0];
+        assert_eq!(either.expected, Expect::Disallowed);
+        assert_eq!(
+            either.cause,
+            Some(RootCause::Requirement("2.2.1-UA-VALUE".into()))
+        );
+        assert_eq!(
+            summaries[1].per_level[&Level::Must],
+            summarize(&corpus, &run, Profile::Rfc9309)[1].per_level[&Level::Must]
+        );
+    }
+
+    /// A run over one shard judges that shard's queries only; the shards merged judge
+    /// as the whole run does.
+    #[test]
+    fn a_shard_judges_its_own_queries_and_merged_shards_the_whole() {
+        let [whole, first, second] = fixtures::corpora();
+        let shard = crate::runner::run(&first, &both());
+        let summaries = summarize(&whole, &shard, Profile::Rfc9309);
+        assert_eq!(
+            counts(&summaries[1]),
+            [
+                (Level::Must, [0, 1, 1, 0, 0]),
+                (Level::Should, [0, 0, 0, 1, 0])
+            ]
+        );
+        let merged = shard.merge(crate::runner::run(&second, &both())).unwrap();
+        let all = crate::runner::run(&whole, &both());
+        for profile in [Profile::Rfc9309, Profile::Google] {
+            assert_eq!(
+                summarize(&whole, &merged, profile),
+                summarize(&whole, &all, profile)
+            );
+        }
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a WARC file with Python's warcio, and a manifest of what a reader must find in it.
 
-Used by tests/warcio.rs: a second WARC writer, independent of the Rust `warc` crate, makes
+Used by tests/integration/warcio.rs: a second WARC writer, independent of the Rust `warc` crate, makes
 the file that reptest-survey reads. Tested with warcio 1.8.1
 (`python3 -m pip install warcio==1.8.1`).
 

@@ -1,7 +1,7 @@
 //! `reptest corpus stats --readme FILE`: the figures of README.md that change with the
 //! corpus (its counts, the reference's pass rates), written between markers so that
 //! they are regenerated, never edited by hand; a test fails when the committed ones are
-//! stale (`harness/cli/tests/readme.rs`).
+//! stale (`harness/cli/tests/integration/readme.rs`).
 
 use reptest::report::run::cell;
 use reptest::score;

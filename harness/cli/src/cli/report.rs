@@ -30,8 +30,8 @@ const AFTER_HELP: &str = r#"Files written in the folder (--out, default ./reptes
 
 The Markdown is deterministic (sorted, no timings or dates); the same pages for every
 implementation but google are committed under reports/snapshots/ and checked by
-`cargo test -p reptest --test report`. Both profiles are always judged, so there is no
---profile option. Exits 0 once the files are written (use `reptest run` or
+`cargo test -p reptest --test integration report::`. Both profiles are always judged, so
+there is no --profile option. Exits 0 once the files are written (use `reptest run` or
 `reptest gate` to gate on results), 2 on a corpus, implementation or I/O error."#;
 
 /// Run the corpus through implementations (default: every available one) and write a

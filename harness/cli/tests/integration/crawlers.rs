@@ -1,0 +1,157 @@
+//! Real crawlers as implementations (RFC 9309 §2.3.1 over HTTP on the loopback site):
+//! listed by `reptest impls`, judged on every fetch query that one fetch can show, and
+//! none of their processes outlives an interrupted run.
+//!
+//! wget and httrack come from Debian, Scrapy from PyPI and Colly from the Go module proxy
+//! (`bash harness/external/setup crawlers`); without them these tests fail naming that
+//! command, unless built with `REPTEST_SKIP_CRAWLERS=1`, which marks them ignored.
+#![cfg(unix)]
+
+use crate::common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const REPTEST: &str = env!("CARGO_BIN_EXE_reptest");
+
+/// Fails unless the crawlers are installed (wget and httrack on PATH; Scrapy's venv and
+/// Colly's build are checked by `reptest impls`).
+fn require_crawlers() {
+    let have = |program: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {program}")])
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    common::require(
+        (!(have("wget") && have("httrack")))
+            .then(|| "wget or httrack is not installed".to_string()),
+        "REPTEST_SKIP_CRAWLERS",
+        "bash harness/external/setup crawlers",
+    )
+}
+
+#[test]
+#[cfg_attr(
+    reptest_skip_crawlers,
+    ignore = "built with REPTEST_SKIP_CRAWLERS=1; install the crawlers with `bash harness/external/setup crawlers`"
+)]
+fn crawlers_are_listed_available_with_the_crawler_capability() {
+    require_crawlers();
+    let out = Command::new(REPTEST)
+        .args(["impls", "--json", "--recheck"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let crawlers: Vec<&serde_json::Value> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["capabilities"]["crawler"] == true)
+        .collect();
+    let names: Vec<&str> = crawlers.iter().filter_map(|i| i["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "crawler-wget",
+            "crawler-httrack",
+            "crawler-scrapy",
+            "crawler-colly"
+        ]
+    );
+    for crawler in crawlers {
+        assert_eq!(crawler["kind"], "crawler");
+        assert_eq!(crawler["available"], true, "{crawler}");
+        assert_eq!(crawler["capabilities"]["fetch_outcomes"], true);
+        assert_eq!(crawler["capabilities"]["fetches"], true);
+    }
+}
+
+#[test]
+#[cfg_attr(
+    reptest_skip_crawlers,
+    ignore = "built with REPTEST_SKIP_CRAWLERS=1; install the crawlers with `bash harness/external/setup crawlers`"
+)]
+fn every_fetch_query_one_fetch_can_show_is_judged_over_http() {
+    require_crawlers();
+    let dir = tempfile::tempdir().unwrap();
+    let matrix = dir.path().join("matrix.tsv");
+    let out = Command::new(REPTEST)
+        .args(["run", "--impl", "crawler-wget", "--matrix"])
+        .arg(&matrix)
+        .output()
+        .unwrap();
+    // Exit 1: wget fails queries (it is named with --impl).
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let corpus = reptest_corpus::Corpus::load(reptest_corpus::default_dir()).unwrap();
+    let tsv = std::fs::read_to_string(&matrix).unwrap();
+    let outcome = |id: &str| {
+        tsv.lines()
+            .find_map(|line| line.strip_prefix(&format!("{id}\t")))
+            .and_then(|rest| rest.split('\t').nth(1))
+            .map(str::to_string)
+    };
+    let mut judged = 0;
+    for (case, query) in corpus.queries() {
+        let got = outcome(&query.id).unwrap_or_else(|| panic!("{} not in the matrix", query.id));
+        match &case.fetch {
+            None => assert_eq!(got, "unsupported", "{}: a plain body", query.id),
+            // A cached copy older than 24 hours, not fetched again: one fetch cannot show it
+            // (a copy with a refetch is served as the refetch, a fresh one as a 200).
+            Some(fetch)
+                if fetch.status.is_none()
+                    && !fetch.network_error
+                    && fetch.cache.as_ref().is_some_and(|c| !c.is_fresh()) =>
+            {
+                assert_eq!(got, "unsupported", "{}: a stale cached copy", query.id)
+            }
+            Some(_) => {
+                assert!(
+                    got == "allowed" || got == "disallowed",
+                    "{}: {got}",
+                    query.id
+                );
+                judged += 1;
+            }
+        }
+    }
+    assert!(judged >= 30, "only {judged} fetch queries judged");
+    // The 5xx family: wget 1.21.3 crawls on, where §2.3.1.4 says "MUST assume complete
+    // disallow" (recorded, as any implementation's failure is).
+    assert_eq!(
+        outcome("access-503/examplebot:/").as_deref(),
+        Some("allowed")
+    );
+}
+
+#[test]
+#[cfg_attr(
+    reptest_skip_crawlers,
+    ignore = "built with REPTEST_SKIP_CRAWLERS=1; install the crawlers with `bash harness/external/setup crawlers`"
+)]
+fn sigint_during_a_crawl_leaves_no_crawler_behind() {
+    require_crawlers();
+    let tag = format!("crawl-sigint-{}", std::process::id());
+    let mut child = Command::new(REPTEST)
+        .args(["run", "--impl", "crawler-httrack"])
+        .env("REPTEST_TEST_TAG", &tag)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while common::tagged(&tag, child.id()).is_empty() {
+        assert!(Instant::now() < deadline, "no crawler started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    common::interrupt_and_expect_nothing_left(&mut child, &tag, "crawler");
+}

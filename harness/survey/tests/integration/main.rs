@@ -1,0 +1,13 @@
+//! The survey crate's integration tests, as one test binary: inputs (directories, tar,
+//! WARC from two independent writers), hostile and random inputs, query derivation, and
+//! the engine with its shards.
+
+mod common;
+
+mod engine;
+mod hostile;
+mod inputs;
+mod queries;
+mod robustness;
+mod warc_rust;
+mod warcio;
