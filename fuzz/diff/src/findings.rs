@@ -170,7 +170,7 @@ pub fn findings_toml(
     if out.is_empty() {
         let _ = writeln!(
             out,
-            "# Findings of the fuzzing campaign `{campaign}` (reptest fuzz --seed {} --inputs {}),\n# promoted by `reptest fuzz --write-findings {campaign}`. Each expectation is\n# `either` until a person decides what the RFC requires; `observed` records what each\n# implementation answered, and harness/cli/tests/fuzz.rs checks it still does.\n",
+            "# Findings of the fuzzing campaign `{campaign}` (reptest fuzz --seed {} --inputs {}),\n# promoted by `reptest fuzz --write-findings {campaign}`. Each expectation is\n# `either` until a person decides what the RFC requires; `observed` records what each\n# implementation answered, and harness/cli/tests/integration/fuzz.rs checks it still does.\n",
             report.seed, report.inputs
         );
     }

@@ -19,7 +19,7 @@
 //! any other: a divergence about group merging in a padded input still goes to the
 //! group-merging question.
 //!
-//! `harness/cli/tests/fuzz.rs` measures it on the committed findings from their recorded
+//! `harness/cli/tests/integration/fuzz.rs` measures it on the committed findings from their recorded
 //! answers, each finding left out of its question's examples.
 
 use crate::signature::Signature;
