@@ -18,7 +18,7 @@ tag their inputs with triage's dimensions):
     6  reptest-cargo-test ─▶ report
     5  reptest-report ─▶ fuzz-diff, triage
     4  reptest-fuzz-diff ─▶ fuzz-gen, triage    reptest-survey ─▶ triage
-       reptest-adapters ─▶ site
+       reptest-impls ─▶ site
     3  reptest-triage ─▶ core    reptest-site ─▶ core
     2  reptest-core ─▶ reference, corpus
     1  reptest-reference ─▶ corpus (its `corpus` feature)
@@ -57,10 +57,10 @@ reptest-fuzz-diff       normal  reptest-fuzz-gen   the campaign's inputs
 reptest-fuzz-diff       normal  reptest-triage     signatures, minimizer, attribution
 reptest-site            normal  reptest-core       crawlers are implementations
 reptest-site            normal  reptest-corpus     the corpus's fetch scenarios
-reptest-adapters        normal  reptest-core       the Implementation trait
-reptest-adapters        normal  reptest-corpus     the case model (eval, fetch outcomes)
-reptest-adapters        normal  reptest-reference  the reference adapter
-reptest-adapters        normal  reptest-site       crawlers on the loopback site (`crawlers`)
+reptest-impls        normal  reptest-core       the Implementation trait
+reptest-impls        normal  reptest-corpus     the case model (eval, fetch outcomes)
+reptest-impls        normal  reptest-reference  the reference adapter
+reptest-impls        normal  reptest-site       crawlers on the loopback site (`crawlers`)
 reptest-survey          normal  reptest-core       every answer goes through the runner
 reptest-survey          normal  reptest-corpus     the question catalogue
 reptest-survey          normal  reptest-reference  the access method, SurveyFile::fetch
@@ -70,7 +70,7 @@ reptest-report          normal  reptest-corpus     the case model
 reptest-report          normal  reptest-reference  lint warnings of `reptest policy`
 reptest-report          normal  reptest-fuzz-diff  the campaign report `reptest fuzz` prints
 reptest-report          normal  reptest-triage     why a minimization stopped
-reptest-report          dev     reptest-adapters   the reference, for the renderers' tests
+reptest-report          dev     reptest-impls   the reference, for the renderers' tests
 reptest-cargo-test      normal  reptest-core       the runner
 reptest-cargo-test      normal  reptest-corpus     one test per corpus query
 reptest-cargo-test      normal  reptest-report     baselines, judged like `reptest gate`
@@ -78,7 +78,7 @@ reptest-example-texting-robots dev reptest-cargo-test  the example's own cargo t
 reptest                 normal  reptest-core       the CLI and the façade
 reptest                 normal  reptest-corpus     the CLI and the façade
 reptest                 normal  reptest-reference  the CLI and the façade
-reptest                 normal  reptest-adapters   the CLI and the façade
+reptest                 normal  reptest-impls   the CLI and the façade
 reptest                 normal  reptest-report     the CLI and the façade
 reptest                 normal  reptest-triage     the CLI and the façade
 reptest                 normal  reptest-fuzz-gen   the CLI and the façade

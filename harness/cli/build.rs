@@ -3,7 +3,7 @@
 //! with its reason*, never as passed (`#[cfg_attr(not(reptest_google), ignore = "...")]`).
 //!
 //! * `cfg(reptest_google)`: Google's C++ library is linked into this build.
-//!   `reptest-adapters`' build script finds it and says so through its `links = "robots"`
+//!   `reptest-impls`' build script finds it and says so through its `links = "robots"`
 //!   metadata (`DEP_ROBOTS_GOOGLE=1`).
 //! * `cfg(reptest_no_browser)`: no chromium (or Chrome) is on `PATH` and `CI` is unset
 //!   (CI installs chromium; there a missing one fails the browser test).

@@ -14,7 +14,7 @@
 //! ```
 
 use crate::model::{Cache, Case, Fetch, Query};
-use crate::words::Profile;
+use crate::vocabulary::Profile;
 use crate::Corpus;
 use base64::Engine;
 use serde::Serialize;

@@ -27,7 +27,7 @@
 //! ```
 #![deny(missing_docs)]
 
-mod body;
+mod body_builder;
 mod error;
 pub mod export;
 mod load;
@@ -35,11 +35,11 @@ mod model;
 pub mod names;
 pub mod positional;
 pub mod questions;
-mod raw;
 mod requirements;
 mod stats;
+mod toml_shape;
 mod unescape;
-mod words;
+mod vocabulary;
 
 /// The corpus files embedded at build time (`build.rs`).
 mod embedded {
@@ -54,7 +54,7 @@ pub use model::{
 pub use questions::{Question, RfcQuote, Upstream};
 pub use requirements::{Requirement, RequirementIndex, RequirementLevel};
 pub use stats::{RequirementCoverage, Stats};
-pub use words::{OutcomeWord, Profile, UnknownWord};
+pub use vocabulary::{OutcomeWord, Profile, UnknownWord};
 
 use std::path::{Path, PathBuf};
 

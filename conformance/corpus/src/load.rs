@@ -1,14 +1,14 @@
 //! Reads case files and validates them into the model, collecting every problem.
 
-use crate::body;
+use crate::body_builder;
 use crate::error::{Error, Problem};
 use crate::model::{
     Cache, Case, ContentEncoding, Dimension, Expect, Fetch, Level, NetworkFault, Query,
 };
 use crate::names;
-use crate::raw;
 use crate::requirements::{RequirementIndex, RequirementLevel};
-use crate::words::{OutcomeWord, Profile};
+use crate::toml_shape;
+use crate::vocabulary::{OutcomeWord, Profile};
 use crate::{line_of, Corpus};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -147,7 +147,7 @@ fn parse_file(
     problems: &mut Vec<Problem>,
     ids: &mut Vec<(String, PathBuf, usize)>,
 ) -> Vec<Case> {
-    let raw: raw::File = match toml::from_str(text) {
+    let raw: toml_shape::File = match toml::from_str(text) {
         Ok(raw) => raw,
         Err(e) => {
             let line = e.span().map(|span| line_of(text, span.start));
@@ -216,7 +216,7 @@ impl Checker<'_> {
         unescape: bool,
         case_line: usize,
     ) -> Result<Vec<u8>, (usize, String)> {
-        body::text_at(robots.get_ref(), unescape).map_err(|(offset, message)| {
+        body_builder::text_at(robots.get_ref(), unescape).map_err(|(offset, message)| {
             let start = robots.span().start;
             let opening = self.text.get(start..).unwrap_or_default();
             let line = if opening.starts_with("\'\'\'") || opening.starts_with("\"\"\"") {
@@ -235,7 +235,7 @@ impl Checker<'_> {
         })
     }
 
-    fn case(&mut self, raw: raw::Case) -> Option<Case> {
+    fn case(&mut self, raw: toml_shape::Case) -> Option<Case> {
         let line = line_of(self.text, raw.id.span().start);
         let id = raw.id.into_inner();
         if id.is_empty()
@@ -254,7 +254,7 @@ impl Checker<'_> {
         let body = match (&raw.robots, &raw.body) {
             (Some(robots), None) => self.robots_body(robots, raw.unescape, line),
             (None, Some(segments)) => {
-                body::generate(segments, raw.unescape).map_err(|message| (line, message))
+                body_builder::generate(segments, raw.unescape).map_err(|message| (line, message))
             }
             _ => Err((line, "give exactly one of `robots` or `body`".into())),
         };
@@ -298,7 +298,7 @@ impl Checker<'_> {
         })
     }
 
-    fn fetch(&mut self, line: usize, raw: raw::Fetch, unescaped: bool) -> Fetch {
+    fn fetch(&mut self, line: usize, raw: toml_shape::Fetch, unescaped: bool) -> Fetch {
         if let Some(status) = raw.status {
             if !(100..=599).contains(&status) {
                 self.fail(
@@ -309,7 +309,7 @@ impl Checker<'_> {
         }
         let cache = raw.cache.map(|cache| Cache {
             age_hours: cache.age_hours,
-            body: body::text(&cache.robots, unescaped).unwrap_or_else(|message| {
+            body: body_builder::text(&cache.robots, unescaped).unwrap_or_else(|message| {
                 self.fail(line, format!("fetch.cache.robots: {message}"));
                 Vec::new()
             }),
@@ -394,7 +394,7 @@ impl Checker<'_> {
         &mut self,
         case_id: &str,
         number: usize,
-        raw: raw::Query,
+        raw: toml_shape::Query,
         defaults: &Defaults<'_>,
     ) -> Option<Query> {
         let line = line_of(self.text, raw.agent.span().start);

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::words::{OutcomeWord, Profile};
+use crate::vocabulary::{OutcomeWord, Profile};
 use serde::Serialize;
 
 /// One robots.txt body with its queries.

@@ -255,12 +255,12 @@ fn fenced(body: &[u8]) -> String {
         let (head, tail) = (&body[..1024], &body[body.len() - 512..]);
         format!(
             "{}\n[... {} bytes in all; the corpus case holds every byte ...]\n{}",
-            reptest_core::visible::render(head),
+            reptest_core::visible_notation::render(head),
             body.len(),
-            reptest_core::visible::render(tail)
+            reptest_core::visible_notation::render(tail)
         )
     } else {
-        reptest_core::visible::render(body)
+        reptest_core::visible_notation::render(body)
     };
     let text = text.strip_suffix('\n').unwrap_or(&text);
     text.replace("```", "`\u{200b}``")

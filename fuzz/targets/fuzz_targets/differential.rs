@@ -4,7 +4,7 @@
 //! (structure-aware; the default `generator` feature), or, built with
 //! `--no-default-features --features differential`, by the small line grammar in
 //! [`fallback`] below. Every implementation answers every query through the harness
-//! (`reptest_adapters::select`), exactly as `reptest run` would ask it, and each verdict
+//! (`reptest_impls::select`), exactly as `reptest run` would ask it, and each verdict
 //! is compared with the reference's.
 //!
 //! A divergence (a verdict that differs from the reference's) is expected: the crates
@@ -18,7 +18,7 @@
 
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-use reptest_adapters as impls;
+use reptest_impls as impls;
 use reptest_core::{Availability, CaseInput, Implementation, Outcome, QueryInput};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;

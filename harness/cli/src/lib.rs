@@ -4,7 +4,7 @@
 //! | path | crate |
 //! | --- | --- |
 //! | `reptest::{Implementation, Outcome, runner, score, visible, markup, atomic, shutdown, ...}` | `reptest-core` |
-//! | `reptest::impls` (the registry and every adapter), `reptest::eval` | `reptest-adapters` |
+//! | `reptest::impls` (the registry and every adapter), `reptest::eval` | `reptest-impls` |
 //! | `reptest::report`, `reptest::gate` | `reptest-report` |
 //! | `reptest::fuzz` (generator and differential campaign) | `reptest-fuzz-gen`, `reptest-fuzz-diff` |
 //! | `reptest::triage` (signatures, minimizer, attribution of divergences) | `reptest-triage` |
@@ -19,9 +19,9 @@
 //! ```
 #![deny(missing_docs)]
 
-pub use reptest_adapters as impls;
-pub use reptest_adapters::eval;
 pub use reptest_core::*;
+pub use reptest_impls as impls;
+pub use reptest_impls::eval;
 pub use reptest_report as report;
 pub use reptest_report::gate;
 pub use reptest_triage as triage;

@@ -14,7 +14,7 @@ fn main() -> ExitCode {
     }
     let cli = cli::Cli::parse();
     let result = cli.run();
-    cli::out::flush();
+    cli::stdout::flush();
     match result {
         Ok(code) => code,
         Err(message) => {

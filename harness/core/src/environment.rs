@@ -164,7 +164,7 @@ mod tests {
     }
 
     #[test]
-    fn folders_are_absolute_and_empty_entries_of_reptest_adapters_are_skipped() {
+    fn folders_are_absolute_and_empty_entries_of_reptest_impls_are_skipped() {
         let vars = |name: &str| match name {
             "REPTEST_STATE" => Some(OsString::from("relative/state")),
             "REPTEST_ADAPTERS" => Some(OsString::from("/a::b")),

@@ -5,7 +5,7 @@
 //! [`runner`] collects those into a [`runner::Run`] (implementations × queries), and
 //! [`score`] judges each outcome against the query's expectation ([`causes`] groups an
 //! implementation's failures by root cause). The adapters
-//! (`reptest-adapters`), reports and gate (`reptest-report`), the triage of divergences
+//! (`reptest-impls`), reports and gate (`reptest-report`), the triage of divergences
 //! (`reptest-triage`), the survey (`reptest-survey`), the differential campaign
 //! (`reptest-fuzz-diff`) and the CLI (`reptest`) build on it.
 //!
@@ -52,14 +52,14 @@ pub mod environment;
 mod fixtures;
 mod implementation;
 pub mod lines;
-pub mod markup;
+pub mod markup_escape;
 pub mod nearest;
 pub mod runner;
 pub mod score;
 pub mod shutdown;
 pub mod tail;
 pub mod url;
-pub mod visible;
+pub mod visible_notation;
 
 pub use environment::Environment;
 pub use implementation::{

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real crawlers reptest judges as black boxes on its loopback site
-# (harness/site/src/crawl/known.rs):
-# - GNU wget and HTTrack, from Debian, as root; otherwise says what to install. known.rs
+# (harness/site/src/crawl/pinned.rs):
+# - GNU wget and HTTrack, from Debian, as root; otherwise says what to install. pinned.rs
 #   names the Debian versions they were verified with;
 # - Scrapy, pinned in scrapy-requirements.txt, into its own venv
 #   $REPTEST_STATE/crawlers/scrapy-venv;

@@ -125,7 +125,7 @@ fn case_entry(case: &Case, repo_root: &Path, queries: Vec<QueryEntry>) -> CaseEn
             .iter()
             .map(|d| d.as_str().to_string())
             .collect(),
-        body: reptest_core::visible::render(&case.body),
+        body: reptest_core::visible_notation::render(&case.body),
         fetch: case.fetch.as_ref().map(describe_fetch),
         queries,
     }
@@ -527,7 +527,7 @@ fn describe_fetch(fetch: &reptest_corpus::Fetch) -> String {
         parts.push(format!(
             "cached copy {} h old: {}",
             cache.age_hours,
-            reptest_core::visible::render(&cache.body)
+            reptest_core::visible_notation::render(&cache.body)
         ));
     }
     parts.join(", ")

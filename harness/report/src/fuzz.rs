@@ -166,7 +166,7 @@ fn signatures(out: &mut String, report: &CampaignReport, top: usize) {
 /// A body in visible notation on one line, runs written once with their count
 /// (`⟪#p…⟫×512`, `p×1000`), so a padded input reads in a few dozen characters.
 fn compact(body: &[u8]) -> String {
-    let visible = |bytes: &[u8]| reptest_core::visible::render(bytes).replace("↵\n", "↵");
+    let visible = |bytes: &[u8]| reptest_core::visible_notation::render(bytes).replace("↵\n", "↵");
     segments(body)
         .into_iter()
         .map(|segment| match segment {

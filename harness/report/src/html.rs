@@ -18,7 +18,7 @@
 //! and `data-errors` (script errors, unhandled rejections and `console.error` calls).
 
 use super::{CaseEntry, QueryEntry, QuestionEntry, QuestionVerdict, Report};
-use reptest_core::markup::escape as esc;
+use reptest_core::markup_escape::escape as esc;
 use reptest_corpus::Profile;
 use std::fmt::Write as _;
 
@@ -621,8 +621,8 @@ const SCRIPT: &str = include_str!("../assets/report.js");
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reptest_adapters as impls;
     use reptest_core::runner;
+    use reptest_impls as impls;
 
     fn report() -> Report {
         let dir = reptest_corpus::default_dir();

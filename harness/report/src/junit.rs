@@ -6,7 +6,7 @@
 //! one [`TestCase`] per check ([`TestCase::write`]), its notes ([`system_out`]) and ends
 //! with [`close`]. Every attribute value and text is XML-escaped here.
 
-pub use reptest_core::markup::escape;
+pub use reptest_core::markup_escape::escape;
 use std::fmt::Write as _;
 use std::time::Duration;
 

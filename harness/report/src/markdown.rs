@@ -1074,7 +1074,7 @@ pub fn code(input: &str) -> String {
     if input.is_empty() {
         return "(empty)".into();
     }
-    let visible = reptest_core::visible::render(input.as_bytes()).replace('\n', "");
+    let visible = reptest_core::visible_notation::render(input.as_bytes()).replace('\n', "");
     let fence = "`".repeat(longest_run(&visible, '`') + 1);
     let pad = if visible.starts_with(['`', ' ']) || visible.ends_with(['`', ' ']) {
         " "

@@ -236,7 +236,7 @@ pub struct CaseEntry {
     pub line: usize,
     /// The dimensions it exercises.
     pub dimensions: Vec<String>,
-    /// The body in visible-character notation ([`reptest_core::visible::render`]).
+    /// The body in visible-character notation ([`reptest_core::visible_notation::render`]).
     pub body: String,
     /// The fetch outcome it describes, if any (RFC 9309 §2.3.1), in words.
     pub fetch: Option<String>,

@@ -1,4 +1,4 @@
-"""A minimal Scrapy spider that reptest runs as a real crawler (harness/site/src/crawl/known.rs).
+"""A minimal Scrapy spider that reptest runs as a real crawler (harness/site/src/crawl/pinned.rs).
 
 It starts at the page given with ``-a start=URL``, stays on that URL's host, follows every
 ``<a href>`` of each page it gets (``DEPTH_LIMIT`` bounds the depth) and yields nothing.

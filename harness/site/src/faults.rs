@@ -10,8 +10,8 @@ use socket2::{Domain, Protocol, SockRef, Socket, Type};
 use tokio::sync::watch;
 
 use crate::addr;
-use crate::body::Ending;
 use crate::error::Error;
+use crate::response_body::Ending;
 
 /// How long a reset-mid-body response waits after its first part (so hyper flushes the
 /// headers and that part) before the reset.

@@ -80,22 +80,22 @@
 #![forbid(unsafe_code)]
 
 mod addr;
-mod body;
 pub mod crawl;
 mod error;
 mod faults;
 mod fetch;
+mod handler;
 mod log;
 mod pages;
 mod plan;
-mod respond;
+mod response_body;
 mod scenario;
-pub mod served;
-mod server;
+pub mod served_case;
+mod site;
 
 pub use error::Error;
 pub use fetch::scenario_for;
 pub use log::Request;
 pub use pages::START_PATH;
 pub use scenario::{Body, Fault, Redirect, Response, Scenario};
-pub use server::{Options, Site, StopReason, Stopped};
+pub use site::{Options, Site, StopReason, Stopped};

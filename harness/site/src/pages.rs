@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use reptest_core::markup::escape;
+use reptest_core::markup_escape::escape;
 
 /// Where the start page is served: not `/`, so that `/` can be a page of its own (a
 /// crawler always fetches the page it is started on, whatever the rules say).

@@ -567,7 +567,7 @@ fn example(file: &SurveyFile, locator: &str, q: usize, query: &SurveyQuery) -> E
         agent: query.agent.clone(),
         url: query.url.clone(),
         origin: query.origin.to_string(),
-        body: reptest_core::visible::render(kept),
+        body: reptest_core::visible_notation::render(kept),
         body_len: file.body.len() as u64,
         body_hex: crate::tally::hex(kept),
     }

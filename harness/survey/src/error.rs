@@ -4,7 +4,7 @@ use std::fmt;
 use std::io;
 
 use crate::input::GzError;
-use crate::visible::visible;
+use crate::printable::printable;
 
 /// Why an input, or one file or record in it, could not be read.
 ///
@@ -45,7 +45,7 @@ pub(crate) enum Kind {
     Skipped(String),
     /// A stream that is not of the format it should be: `format` is "gzip" or "tar",
     /// `what` says what was found (already in visible notation, see
-    /// [`crate::visible::visible`]).
+    /// [`crate::printable::printable`]).
     NotArchive { format: &'static str, what: String },
     /// An input with no file in it at all; `what` says what it lacks.
     Empty(&'static str),
@@ -117,9 +117,9 @@ impl fmt::Display for Error {
             Kind::UnknownFormat => f.write_str(
                 "not a survey input: expected a directory, .tar, .tar.gz, .tgz, .warc or .warc.gz",
             ),
-            Kind::Io(err) => f.write_str(&visible(err.to_string().as_bytes())),
+            Kind::Io(err) => f.write_str(&printable(err.to_string().as_bytes())),
             Kind::Unreadable(err) => {
-                write!(f, "file skipped: {}", visible(err.to_string().as_bytes()))
+                write!(f, "file skipped: {}", printable(err.to_string().as_bytes()))
             }
             Kind::NonUtf8Name => f.write_str("the name is not UTF-8, so it cannot be a host"),
             Kind::Truncated(what) => write!(f, "truncated: the input ends inside {what}"),

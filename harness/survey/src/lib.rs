@@ -108,12 +108,12 @@ pub mod fingerprint;
 mod input;
 pub mod minimize;
 pub mod partial;
+mod printable;
 pub mod queries;
 pub mod render;
 pub mod shard;
 pub mod status;
 pub mod tally;
-mod visible;
 
 pub use error::Error;
 pub use file::{Cut, SurveyFile, BODY_LIMIT};

@@ -106,7 +106,7 @@ fn minimize_group(
         question,
         agent: m.query.agent,
         url: m.query.url,
-        body: reptest_core::visible::render(&m.body),
+        body: reptest_core::visible_notation::render(&m.body),
         body_len: m.body.len() as u64,
         evaluations: m.evaluations as u64,
         stop: match m.stop {

@@ -21,7 +21,7 @@
 //! 6  reptest-cargo-test ─▶ report
 //! 5  reptest-report ─▶ fuzz-diff, triage
 //! 4  reptest-fuzz-diff ─▶ fuzz-gen, triage    reptest-survey ─▶ triage
-//!    reptest-adapters ─▶ site
+//!    reptest-impls ─▶ site
 //! 3  reptest-triage ─▶ core    reptest-site ─▶ core
 //! 2  reptest-core ─▶ reference, corpus
 //! 1  reptest-reference ─▶ corpus (its `corpus` feature)

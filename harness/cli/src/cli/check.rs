@@ -83,7 +83,7 @@ fn utf8_arg<'a>(name: &str, value: &'a std::ffi::OsStr) -> Result<&'a str, Strin
     value.to_str().ok_or_else(|| {
         format!(
             "{name} is not valid UTF-8: {} (give the URL percent-encoded, e.g. %FF)",
-            reptest::visible::render(value.as_encoded_bytes())
+            reptest::visible_notation::render(value.as_encoded_bytes())
         )
     })
 }
@@ -95,7 +95,7 @@ fn check_product_token(agent: &str) -> Result<(), String> {
     if is_product_token(agent) {
         return Ok(());
     }
-    let shown = reptest::visible::render(agent.as_bytes());
+    let shown = reptest::visible_notation::render(agent.as_bytes());
     let fix = match super::user_agent::crawler_token(agent) {
         None => "give a token such as `examplebot`".to_string(),
         Some(meant) => format!("give the token alone: --agent {meant}"),
@@ -143,12 +143,12 @@ fn url_notes(url: &str) -> Vec<String> {
         }
         None if url.starts_with("//") => notes.push(format!(
             "`{}` is a protocol-relative URL (a network-path reference, RFC 3986 §4.2): what follows `//` up to the next `/` is its host, not part of its path; checked as the path `{path}`",
-            reptest::visible::render(url.as_bytes())
+            reptest::visible_notation::render(url.as_bytes())
         )),
         None if url.starts_with('/') => {}
         None => notes.push(format!(
             "`{}` has no `scheme://host`: checked as the path `{path}`",
-            reptest::visible::render(url.as_bytes())
+            reptest::visible_notation::render(url.as_bytes())
         )),
     }
     let raw_path = url.split(['?', '#']).next().unwrap_or_default();
@@ -217,7 +217,7 @@ fn explain_citing(reason: &Reason, body: &[u8], google_choices: &[&str]) -> Stri
             format!(
                 "{kind} rule at line {}: {} (the longest match in {}; {})",
                 rule.line,
-                reptest::visible::render(&text).trim_end_matches(['↵', '\n']),
+                reptest::visible_notation::render(&text).trim_end_matches(['↵', '\n']),
                 groups(g),
                 cite("§2.2.2")
             )

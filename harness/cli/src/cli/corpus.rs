@@ -278,11 +278,11 @@ fn show(corpus: &Corpus, id: &str) -> CommandResult {
         let head = &case.body[..EDGE];
         let tail = &case.body[case.body.len() - EDGE..];
         let elided = case.body.len() - 2 * EDGE;
-        outln!("{}", reptest::visible::render(head));
+        outln!("{}", reptest::visible_notation::render(head));
         outln!("⋯ {elided} bytes not shown ⋯");
-        outln!("{}", reptest::visible::render(tail));
+        outln!("{}", reptest::visible_notation::render(tail));
     } else {
-        outln!("{}", reptest::visible::render(&case.body));
+        outln!("{}", reptest::visible_notation::render(&case.body));
     }
     outln!("---");
     for q in &case.queries {

@@ -1,7 +1,7 @@
 //! Command-line parsing and dispatch; one module per subcommand.
 
 #[macro_use]
-pub mod out;
+pub mod stdout;
 
 mod check;
 mod corpus;

@@ -1,7 +1,7 @@
 //! The `google` adapter: Google's C++ robotstxt linked through cxx (`src/impls/google.rs`).
 //!
 //! Google's library is found at build time (`ROBOTSTXT_CPP_PREFIX`, see
-//! `harness/adapters/build.rs`), which tells this crate's build script
+//! `harness/impls/build.rs`), which tells this crate's build script
 //! (`cfg(reptest_google)`). When it is not linked, the tests that need it are reported as
 //! *ignored*, with the fix, never as passed. The comparison with the Python binding of the
 //! same library also needs the external adapters (`REPTEST_SKIP_ADAPTERS=1` at build time

@@ -133,7 +133,7 @@ pub struct Judged {
 fn body_excerpt(body: &[u8]) -> String {
     const HEAD: usize = 600;
     const TAIL: usize = 120;
-    let text = reptest_core::visible::render(body);
+    let text = reptest_core::visible_notation::render(body);
     let count = text.chars().count();
     if count <= HEAD + TAIL {
         return text;

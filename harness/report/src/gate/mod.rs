@@ -33,7 +33,7 @@ mod tests {
     use super::compare::*;
     use super::render::*;
     use crate::github::{data as github_data, property as github_property};
-    use reptest_core::markup::escape as xml_escape;
+    use reptest_core::markup_escape::escape as xml_escape;
     use reptest_core::runner::Run;
     use reptest_core::Outcome;
     use reptest_corpus::{Corpus, Expect};

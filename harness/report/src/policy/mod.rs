@@ -79,7 +79,7 @@ pub fn verdict_word(allowed: bool) -> &'static str {
 
 /// A lint warning in one line, in visible notation (no raw control bytes).
 fn warning_text(warning: &Warning) -> String {
-    let text = reptest_core::visible::render(warning.to_string().as_bytes());
+    let text = reptest_core::visible_notation::render(warning.to_string().as_bytes());
     text.trim_end_matches(['↵', '\n']).to_string()
 }
 

@@ -1,5 +1,5 @@
 // Command colly-crawler is the small Colly crawler reptest runs as `crawler-colly`
-// (harness/site/src/crawl/known.rs).
+// (harness/site/src/crawl/pinned.rs).
 //
 // It visits the page given with -start, then every <a href> on the same host and port,
 // to depth 2 (the start page and what it links), presenting -agent as its User-Agent.

@@ -22,7 +22,7 @@ use reptest_core::{
 use std::path::PathBuf;
 
 use super::crawler::Crawler;
-use crate::served::{case_scenario, page_of};
+use crate::served_case::{case_scenario, page_of};
 
 /// Why a case without a fetch outcome is `unsupported` for a crawler.
 pub const PLAIN_CASES: &str = "crawlers are judged on the access method, the cases with a \

@@ -86,7 +86,7 @@ pub(crate) fn judge(pages: &[String], origin: &str, requests: &[Request]) -> Jud
             verdict: Verdict::of(fetched.contains(page.as_str())),
         })
         .collect();
-    let fetched_robots = crate::served::requested_robots(origin, requests);
+    let fetched_robots = crate::served_case::requested_robots(origin, requests);
     let mut other = HashSet::new();
     let other_paths = requests
         .iter()

@@ -57,7 +57,7 @@ mod crawler;
 mod group;
 mod implementation;
 mod judge;
-mod known;
+mod pinned;
 mod run;
 
 pub use crawler::{Crawler, Package};
@@ -65,7 +65,7 @@ pub use group::kill_running;
 pub(crate) use group::TERM_GRACE;
 pub use implementation::{CrawlerImplementation, PLAIN_CASES};
 pub use judge::{PageVerdict, Verdict};
-pub use known::{
+pub use pinned::{
     colly, colly_binary, httrack, ignore_robots_fixture, scrapy, scrapy_venv, state_dir, wget,
     COLLY_VERSION, HTTRACK_VERSION, IGNORE_ROBOTS_SCRIPT, SCRAPY_SPIDER, SCRAPY_VERSION,
     WGET_VERSION,

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use crate::error::Error;
 use crate::log::Request;
 use crate::scenario::Scenario;
-use crate::served::options_for;
-use crate::server::{Options, Site, StopReason};
+use crate::served_case::options_for;
+use crate::site::{Options, Site, StopReason};
 
 use super::capture::Capture;
 use super::crawler::{check_agent, Crawler, Values};

@@ -11,7 +11,7 @@
 //! A file is opened without blocking (`O_NONBLOCK` on Unix: a FIFO put in a file's place
 //! after the listing would block `open` until a writer comes) and read only if the open
 //! file is regular (`fstat`), so no entry can hang the survey. Names in sources and
-//! messages are in visible notation ([`crate::visible::visible`]).
+//! messages are in visible notation ([`crate::printable::printable`]).
 
 use std::fs;
 use std::io;
@@ -20,7 +20,7 @@ use std::vec;
 
 use crate::error::{Error, Kind};
 use crate::file::{is_hidden, read_capped_sized, Cut, SurveyFile};
-use crate::visible::visible;
+use crate::printable::printable;
 
 /// Why an entry listed as a file was not read, when that is not an I/O error.
 const VANISHED: &str = "it vanished between the directory listing and the read";
@@ -62,7 +62,7 @@ impl DirFiles {
 
 /// The source of an entry: its path, in visible notation.
 fn source_of(path: &Path) -> String {
-    visible(path.as_os_str().as_encoded_bytes())
+    printable(path.as_os_str().as_encoded_bytes())
 }
 
 impl Iterator for DirFiles {

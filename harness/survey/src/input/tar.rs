@@ -23,14 +23,14 @@
 //! before the end-of-archive block (a stream that ends where a header should start,
 //! which the tar crate reads as the end, is a cut archive too). An empty stream is an
 //! empty input. Member names in messages and sources are in visible notation
-//! ([`crate::visible::visible`]).
+//! ([`crate::printable::printable`]).
 
 use std::io::{self, Read};
 
 use crate::error::{Error, Kind};
 use crate::file::{is_hidden, read_capped, Cut, SurveyFile};
 use crate::input::counting::Counting;
-use crate::visible::visible;
+use crate::printable::printable;
 
 const BLOCK: u64 = 512;
 
@@ -173,7 +173,7 @@ fn next_header(reader: &mut Stream) -> Result<Option<Header>, Kind> {
             format: "tar",
             what: format!(
                 "a header that does not parse ({})",
-                visible(reason.as_bytes())
+                printable(reason.as_bytes())
             ),
         }
     };
@@ -206,7 +206,7 @@ fn skip(reader: &mut impl Read, len: u64) -> io::Result<u64> {
 /// skipped silently (directories, symbolic links, special files).
 fn skip_reason(header: &Header) -> Option<String> {
     if header.kind.is_hard_link() {
-        let target = visible(header.link.as_deref().unwrap_or_default());
+        let target = printable(header.link.as_deref().unwrap_or_default());
         Some(format!(
             "a hard link to {target:?}: its data is another member's, so it is not read"
         ))
@@ -271,7 +271,7 @@ impl TarFiles {
             Ok(None) => return Ok(Step::End),
             Err(kind) => return Err(at_start(kind)),
         };
-        let location = format!("{}:{}", self.name, visible(&header.path));
+        let location = format!("{}:{}", self.name, printable(&header.path));
         // A sparse member's data follows its extension blocks, which the tar crate read
         // after it noted where the data starts.
         if reader.position() - start != header.data_offset && !header.kind.is_gnu_sparse() {

@@ -55,7 +55,7 @@ use crate::file::{Cut, SurveyFile};
 use crate::input::counting::Counting;
 use crate::input::gzip::{GzMembers, READ_AHEAD};
 use crate::input::http;
-use crate::visible::visible;
+use crate::printable::printable;
 
 /// The longest WARC header block read: 256 KiB.
 pub(crate) const HEADER_LIMIT: u64 = 256 * 1024;
@@ -320,14 +320,14 @@ fn diagnose(block: &[u8]) -> String {
             break;
         }
         let Some(colon) = line.iter().position(|&b| b == b':') else {
-            let shown = visible(&line[..line.len().min(60)]);
+            let shown = printable(&line[..line.len().min(60)]);
             return format!(
                 "a WARC header line without a colon, \"{shown}\", at octet {start} of the record"
             );
         };
         let name = line[..colon].trim_ascii_end();
         if name.is_empty() || !name.iter().all(|&b| is_token(b)) {
-            let shown = visible(&line[..colon]);
+            let shown = printable(&line[..colon]);
             return format!(
                 "a WARC header field name that is not a token, \"{shown}\", at octet {start} of the record"
             );
@@ -336,7 +336,7 @@ fn diagnose(block: &[u8]) -> String {
         if name.eq_ignore_ascii_case(b"Content-Length")
             && std::str::from_utf8(value).map_or(true, |v| v.parse::<usize>().is_err())
         {
-            let shown = visible(value);
+            let shown = printable(value);
             return format!(
                 "Content-Length \"{shown}\" is not a number, at octet {start} of the record"
             );

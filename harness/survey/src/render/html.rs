@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use reptest_core::markup::escape as esc;
+use reptest_core::markup_escape::escape as esc;
 
 use super::json::{new_groups, question_rows, status_rows};
 use super::{count, percent, share, AGREEMENT_MEANS, DECIDED_MEANS, MISSING_KINDS};

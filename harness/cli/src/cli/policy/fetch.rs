@@ -6,7 +6,7 @@
 //!   are more than five consecutive redirects, crawlers MAY assume that the robots.txt
 //!   file is unavailable."), as the reference answers;
 //! - a body sent with a content coding is decoded, and at most [`MAX_BODY`] decoded bytes
-//!   are read (`body.rs`);
+//!   are read (`decoded_body.rs`);
 //! - a response that breaks off or stalls after the server answered is a network error:
 //!   the file is unreachable and everything is disallowed (§2.3.1.4), its first part is
 //!   not the file;
@@ -15,7 +15,7 @@
 //!
 //! One deadline bounds the whole fetch, redirects and body included.
 
-use super::body::{self, BodyError};
+use super::decoded_body::{self, BodyError};
 use super::source::Source;
 use reptest_reference::Config;
 use std::time::{Duration, Instant};
@@ -83,7 +83,7 @@ pub(super) fn fetch(url: &str, timeout: Duration) -> Result<Source, String> {
 }
 
 /// An HTTP agent that follows no redirect itself (they are counted here) and sends no
-/// `Accept-Encoding` (a coding a server sends anyway is removed in `body.rs`).
+/// `Accept-Encoding` (a coding a server sends anyway is removed in `decoded_body.rs`).
 fn agent() -> ureq::Agent {
     let mut builder = ureq::AgentBuilder::new().redirects(0);
     if let Ok(tls) = native_tls::TlsConnector::new() {
@@ -139,7 +139,7 @@ fn final_response(
     let coding = response.header("content-encoding").map(str::to_string);
     let length = response.header("content-length").map(str::to_string);
     let url = response.get_url().to_string();
-    match body::read(response.into_reader(), coding.as_deref(), MAX_BODY) {
+    match decoded_body::read(response.into_reader(), coding.as_deref(), MAX_BODY) {
         Ok(body) => {
             source.status = Some(status);
             source.body = body.bytes;

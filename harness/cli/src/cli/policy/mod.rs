@@ -6,7 +6,7 @@
 //! (`reptest::report::policy`: text, JUnit or GitHub annotations) and this prints it.
 
 #[cfg(feature = "fetch")]
-mod body;
+mod decoded_body;
 mod expect;
 #[cfg(feature = "fetch")]
 mod fetch;

@@ -1,11 +1,11 @@
 // See google_shim.h. Uses only the public API of robots.h: RobotsMatcher's
 // OneAgentAllowedByRobots() and matching_line().
-#include "reptest-adapters/cpp/google_shim.h"
+#include "reptest-impls/cpp/google_shim.h"
 
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "reptest-adapters/src/google/ffi.rs.h"
+#include "reptest-impls/src/google/ffi.rs.h"
 #include "robots.h"
 
 namespace reptest_google {

@@ -8,13 +8,13 @@ use http::header::{CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, LOCATION, USE
 use http::{HeaderValue, StatusCode};
 use hyper::body::Incoming;
 
-use crate::body::SiteBody;
 use crate::faults;
 use crate::log::Admission;
 use crate::pages;
 use crate::plan::Route;
+use crate::response_body::SiteBody;
 use crate::scenario::Fault;
-use crate::server::{Shared, StopReason};
+use crate::site::{Shared, StopReason};
 
 /// A request past the bound: hyper closes the connection without an answer.
 #[derive(Debug)]

@@ -15,7 +15,7 @@ mod bridge {
     }
 
     unsafe extern "C++" {
-        include!("reptest-adapters/cpp/google_shim.h");
+        include!("reptest-impls/cpp/google_shim.h");
 
         /// One query with a fresh matcher: the body byte for byte, the agent, an absolute
         /// URL. A C++ exception becomes `Err`.

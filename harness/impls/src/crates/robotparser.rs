@@ -11,7 +11,7 @@ use ::robotparser::parser::parse_robots_txt;
 use ::robotparser::service::RobotsTxtService;
 use url::Url;
 
-/// The pinned version (`robotparser = "=0.11.0"` in harness/adapters/Cargo.toml).
+/// The pinned version (`robotparser = "=0.11.0"` in harness/impls/Cargo.toml).
 pub(super) const VERSION: &str = "0.11.0";
 
 /// The adapter.

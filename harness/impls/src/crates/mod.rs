@@ -22,7 +22,7 @@
 //!   stderr; an error the library returns becomes `Outcome::Error` too;
 //! - blowups: each case runs on a pooled worker thread (one pool per adapter, grown
 //!   on demand, so no thread is started per case; the answers come back at once, not one
-//!   wake-up per query: `answers.rs`) and a query that takes longer than
+//!   wake-up per query: `handoff.rs`) and a query that takes longer than
 //!   [`Limits::timeout`] is `Outcome::Timeout`. A thread cannot be killed, so a timed-out
 //!   worker is left running, at the lowest scheduling priority, and leaves the pool when
 //!   it finishes; while [`Limits::max_stuck`] of one adapter's workers are still running, its
@@ -32,9 +32,9 @@
 // (the limits are options of every build).
 #![cfg_attr(not(feature = "crates"), allow(dead_code, unused_imports))]
 
-mod answers;
 #[cfg(feature = "crates")]
 mod cylon;
+mod handoff;
 #[cfg(feature = "crates")]
 mod robotparser;
 #[cfg(feature = "crates")]
@@ -47,7 +47,7 @@ mod robotxt;
 mod texting_robots;
 mod workers;
 
-use answers::{Answers, Finish, Waited};
+use handoff::{Answers, Finish, Waited};
 use reptest_core::seconds;
 use reptest_core::{Capabilities, CaseInput, ImplInfo, Implementation, Outcome};
 use std::any::Any;
@@ -212,7 +212,7 @@ pub(crate) type Prepare = for<'b> fn(Body<'b>) -> Result<Checker<'b>, String>;
 /// A crates.io library, run in process through its [`Prepare`] function.
 pub struct CrateAdapter {
     info: ImplInfo,
-    /// The crates.io name, as in harness/adapters/Cargo.toml.
+    /// The crates.io name, as in harness/impls/Cargo.toml.
     krate: &'static str,
     prepare: Prepare,
     limits: Limits,

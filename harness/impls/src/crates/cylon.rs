@@ -8,7 +8,7 @@
 use super::{Body, Checker, CrateAdapter, ParsedBy};
 use ::cylon::Compiler;
 
-/// The pinned version (`cylon = "=0.3.3"` in harness/adapters/Cargo.toml).
+/// The pinned version (`cylon = "=0.3.3"` in harness/impls/Cargo.toml).
 pub(super) const VERSION: &str = "0.3.3";
 
 /// The adapter.

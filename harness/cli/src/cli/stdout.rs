@@ -43,11 +43,11 @@ fn failed(error: &std::io::Error) -> ! {
 
 /// `println!` that ends reptest with a clear error instead of panicking.
 macro_rules! outln {
-    () => { $crate::cli::out::write(format_args!(""), true) };
-    ($($arg:tt)*) => { $crate::cli::out::write(format_args!($($arg)*), true) };
+    () => { $crate::cli::stdout::write(format_args!(""), true) };
+    ($($arg:tt)*) => { $crate::cli::stdout::write(format_args!($($arg)*), true) };
 }
 
 /// `print!` that ends reptest with a clear error instead of panicking.
 macro_rules! out {
-    ($($arg:tt)*) => { $crate::cli::out::write(format_args!($($arg)*), false) };
+    ($($arg:tt)*) => { $crate::cli::stdout::write(format_args!($($arg)*), false) };
 }

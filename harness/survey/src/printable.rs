@@ -8,7 +8,7 @@ use std::fmt::Write;
 /// space), which are escaped as Rust escapes them (`\n`, `\u{1b}`, `\u{202e}`); invalid
 /// octets are written `\xNN`. A backslash is doubled, so the notation cannot be forged:
 /// the octets `a`, ESC, `[31m`, 0xFF are shown `a\u{1b}[31m\xff` (see the tests below).
-pub(crate) fn visible(bytes: &[u8]) -> String {
+pub(crate) fn printable(bytes: &[u8]) -> String {
     let mut shown = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
@@ -30,17 +30,20 @@ pub(crate) fn visible(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::visible;
+    use super::printable;
 
     #[test]
     fn controls_and_invalid_octets_are_escaped() {
-        assert_eq!(visible(b"a\x1b[31m\xff"), "a\\u{1b}[31m\\xff");
-        assert_eq!(visible(b"tab\there\r\n"), "tab\\there\\r\\n");
-        assert_eq!(visible("h\u{e9}te \u{9b}".as_bytes()), "h\u{e9}te \\u{9b}");
-        assert_eq!(visible(b"back\\slash"), "back\\\\slash");
-        assert_eq!(visible(b"plain.example"), "plain.example");
+        assert_eq!(printable(b"a\x1b[31m\xff"), "a\\u{1b}[31m\\xff");
+        assert_eq!(printable(b"tab\there\r\n"), "tab\\there\\r\\n");
         assert_eq!(
-            visible("a\u{202e}b\u{200b}\"'".as_bytes()),
+            printable("h\u{e9}te \u{9b}".as_bytes()),
+            "h\u{e9}te \\u{9b}"
+        );
+        assert_eq!(printable(b"back\\slash"), "back\\\\slash");
+        assert_eq!(printable(b"plain.example"), "plain.example");
+        assert_eq!(
+            printable("a\u{202e}b\u{200b}\"'".as_bytes()),
             "a\\u{202e}b\\u{200b}\"'"
         );
     }

@@ -7,7 +7,7 @@
 use super::{Body, Checker, CrateAdapter};
 use ::robotstxt::DefaultMatcher;
 
-/// The pinned version (`robotstxt = "=0.3.0"` in harness/adapters/Cargo.toml).
+/// The pinned version (`robotstxt = "=0.3.0"` in harness/impls/Cargo.toml).
 pub(super) const VERSION: &str = "0.3.0";
 
 /// The adapter.

@@ -1,6 +1,6 @@
 //! Builds a case body from `robots` or from generator segments.
 
-use crate::raw::Segment;
+use crate::toml_shape::Segment;
 use crate::unescape::unescape;
 
 /// The largest body a case may generate.

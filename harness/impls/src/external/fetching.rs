@@ -3,11 +3,11 @@
 //! reptest's loopback site (RFC 9309 §2.3.1, the access method).
 //!
 //! For one case: the site serves the case's robots.txt the way its fetch outcome says
-//! ([`reptest_site::served::case_scenario`]: a status, redirects, a network fault), every
-//! query's URL is moved onto the site's origin ([`reptest_site::served::url_on`]), the
+//! ([`reptest_site::served_case::case_scenario`]: a status, redirects, a network fault), every
+//! query's URL is moved onto the site's origin ([`reptest_site::served_case::url_on`]), the
 //! adapter is sent fetch requests naming the site's robots.txt URL and those queries, and
 //! the site is stopped once they are answered. The site's lifetime is bounded by the time
-//! reptest waits for the answers ([`reptest_site::served::options_for`]), and it lives in
+//! reptest waits for the answers ([`reptest_site::served_case::options_for`]), and it lives in
 //! this process (a thread), so nothing of it outlives the run, Ctrl-C included; the adapter's
 //! processes are ended as always.
 //!
@@ -22,7 +22,9 @@
 //! the reports' snapshots stay deterministic.
 
 use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
-use reptest_site::served::{case_scenario, fetch_is_logged, options_for, requested_robots, url_on};
+use reptest_site::served_case::{
+    case_scenario, fetch_is_logged, options_for, requested_robots, url_on,
+};
 use reptest_site::StopReason;
 use std::sync::OnceLock;
 use std::time::Duration;

@@ -1,4 +1,4 @@
-//! Build script of `reptest-adapters`: with the `google` feature (on by default), finds an installed copy of Google's C++ robotstxt library
+//! Build script of `reptest-impls`: with the `google` feature (on by default), finds an installed copy of Google's C++ robotstxt library
 //! for the `google` adapter (`src/google.rs`).
 //!
 //! Google's library is linked, never vendored: nothing here downloads or builds it. Where

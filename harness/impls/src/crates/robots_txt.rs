@@ -6,7 +6,7 @@
 use super::{Body, Checker, CrateAdapter};
 use ::robots_txt::{matcher::SimpleMatcher, Robots};
 
-/// The pinned version (`robots_txt = "=0.7.0"` in harness/adapters/Cargo.toml).
+/// The pinned version (`robots_txt = "=0.7.0"` in harness/impls/Cargo.toml).
 pub(super) const VERSION: &str = "0.7.0";
 
 /// The adapter.

@@ -11,7 +11,7 @@
 //!   `reptest-site`): `crawler-wget`, `crawler-httrack`.
 //!
 //! ```
-//! let reference = reptest_adapters::one("reference").unwrap();
+//! let reference = reptest_impls::one("reference").unwrap();
 //! assert_eq!(reference.name(), "reference");
 //! ```
 #![deny(missing_docs)]
@@ -92,7 +92,7 @@ pub struct Options {
 /// adapters share one handshake cache, so asking twice starts nothing twice.
 ///
 /// ```
-/// use reptest_adapters::{Options, Registry};
+/// use reptest_impls::{Options, Registry};
 /// let registry = Registry::new(Options::default());
 /// assert_eq!(registry.names()[0], "reference");
 /// ```

@@ -7,7 +7,7 @@
 use super::{Body, Checker, CrateAdapter, ParsedBy};
 use ::robotxt::{url::Url, Robots};
 
-/// The pinned version (`robotxt = "=0.7.0"` in harness/adapters/Cargo.toml).
+/// The pinned version (`robotxt = "=0.7.0"` in harness/impls/Cargo.toml).
 pub(super) const VERSION: &str = "0.7.0";
 
 /// The adapter.

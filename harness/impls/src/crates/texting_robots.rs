@@ -6,7 +6,7 @@
 use super::{Body, Checker, CrateAdapter, ParsedBy};
 use ::texting_robots::Robot;
 
-/// The pinned version (`texting_robots = "=0.2.2"` in harness/adapters/Cargo.toml).
+/// The pinned version (`texting_robots = "=0.2.2"` in harness/impls/Cargo.toml).
 pub(super) const VERSION: &str = "0.2.2";
 
 /// The adapter.

@@ -1,8 +1,8 @@
-// The C++ side of reptest's `google` adapter (harness/adapters/src/google.rs).
+// The C++ side of reptest's `google` adapter (harness/impls/src/google.rs).
 //
 // A thin wrapper around googlebot::RobotsMatcher from Google's robotstxt library
 // (https://github.com/google/robotstxt), which is linked from an installed copy and never
-// vendored: harness/adapters/build.rs finds it (ROBOTSTXT_CPP_PREFIX) and compiles this shim with
+// vendored: harness/impls/build.rs finds it (ROBOTSTXT_CPP_PREFIX) and compiles this shim with
 // cxx_build only when it is there.
 #pragma once
 
@@ -12,7 +12,7 @@
 
 namespace reptest_google {
 
-// Defined by the #[cxx::bridge] in harness/adapters/src/google/ffi.rs (shared struct).
+// Defined by the #[cxx::bridge] in harness/impls/src/google/ffi.rs (shared struct).
 struct GoogleVerdict;
 
 // Evaluates one query with a fresh RobotsMatcher: `robots` is the robots.txt body byte for

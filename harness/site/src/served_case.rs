@@ -23,7 +23,7 @@ use crate::error::Error;
 use crate::fetch::scenario_for;
 use crate::log::Request;
 use crate::scenario::{Fault, Scenario};
-use crate::server::Options;
+use crate::site::Options;
 
 /// How much longer than its client's time limit (and the grace of ending its process
 /// group) a site lives, so the site is still there while the client is being ended.
@@ -38,7 +38,7 @@ pub const SITE_MARGIN: Duration = Duration::from_secs(5);
 /// use reptest_corpus::Fetch;
 /// let fetch = Fetch { status: Some(404), ..Fetch::default() };
 /// let case = CaseInput { robots: b"", fetch: Some(&fetch), queries: &[] };
-/// assert_eq!(reptest_site::served::case_scenario(&case).unwrap().response.status, 404);
+/// assert_eq!(reptest_site::served_case::case_scenario(&case).unwrap().response.status, 404);
 /// ```
 pub fn case_scenario(case: &CaseInput<'_>) -> Result<Scenario, Error> {
     scenario_for(case.fetch, case.robots)
@@ -55,8 +55,8 @@ pub fn options_for(limit: Duration) -> Options {
 /// them (RFC 9309 §2.2.2; no fragment, always starting with `/`).
 ///
 /// ```
-/// assert_eq!(reptest_site::served::page_of("https://example.com/a?b#c"), "/a?b");
-/// assert_eq!(reptest_site::served::page_of("/x"), "/x");
+/// assert_eq!(reptest_site::served_case::page_of("https://example.com/a?b#c"), "/a?b");
+/// assert_eq!(reptest_site::served_case::page_of("/x"), "/x");
 /// ```
 pub fn page_of(url: &str) -> String {
     QueryUrl::new(url).path().into_owned()
@@ -67,7 +67,7 @@ pub fn page_of(url: &str) -> String {
 /// host they are written with, so each is moved onto the one origin the site serves.
 ///
 /// ```
-/// let url = reptest_site::served::url_on("http://127.0.0.2:8080", "https://example.com/p?q");
+/// let url = reptest_site::served_case::url_on("http://127.0.0.2:8080", "https://example.com/p?q");
 /// assert_eq!(url, "http://127.0.0.2:8080/p?q");
 /// ```
 pub fn url_on(origin: &str, url: &str) -> String {

@@ -18,9 +18,9 @@ use tokio::task::JoinSet;
 use crate::addr;
 use crate::error::Error;
 use crate::faults;
+use crate::handler;
 use crate::log::{Log, Request};
 use crate::plan::{Chain, Plan, FIRST, SECOND};
-use crate::respond;
 use crate::scenario::{Fault, Scenario};
 
 /// How long a stopping site lets answers in flight finish before it drops them.
@@ -405,7 +405,7 @@ async fn serve(stream: TcpStream, origin: usize, shared: Arc<Shared>) {
     let mut shutdown = shared.shutdown.subscribe();
     let answering = Arc::clone(&shared);
     let service = service_fn(move |request| {
-        std::future::ready(respond::answer(
+        std::future::ready(handler::answer(
             &answering,
             origin,
             handle.as_ref(),

@@ -13,7 +13,7 @@
 /// Renders `body` so that every byte that matters is visible.
 ///
 /// ```
-/// assert_eq!(reptest_core::visible::render(b"\xEF\xBB\xBFa\tb \r\n\xFF"), "⇔a→b␣←↵\n\\xFF");
+/// assert_eq!(reptest_core::visible_notation::render(b"\xEF\xBB\xBFa\tb \r\n\xFF"), "⇔a→b␣←↵\n\\xFF");
 /// ```
 pub fn render(body: &[u8]) -> String {
     let mut out = String::with_capacity(body.len() + 16);
