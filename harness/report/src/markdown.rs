@@ -13,7 +13,7 @@
 //!
 //! Every string taken from the report is escaped: table cells escape `|`, text outside
 //! code spans escapes Markdown's punctuation, agents and URLs are code spans in
-//! visible-character notation ([`reptest_core::visible`]), and bodies sit in fenced code blocks
+//! visible-character notation ([`reptest_core::visible_notation`]), and bodies sit in fenced code blocks
 //! whose fence is longer than any backtick run inside.
 
 use super::{

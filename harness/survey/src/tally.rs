@@ -245,7 +245,7 @@ pub struct Example {
     /// The method that made the URL (one of [`crate::ORIGINS`]).
     pub origin: String,
     /// The body's first [`EXAMPLE_BODY_LIMIT`] octets, in visible notation
-    /// ([`reptest_core::visible`]).
+    /// ([`reptest_core::visible_notation`]).
     pub body: String,
     /// The body's length in octets (as read; the example shows at most 4 KiB).
     pub body_len: u64,

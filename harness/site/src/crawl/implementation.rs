@@ -12,7 +12,7 @@
 //! not fetched is `disallowed` ([`Crawler::run`]). A query for `/robots.txt` itself is
 //! `allowed` when the crawler requested it (§2.2.2: "The /robots.txt URI is implicitly
 //! allowed"). The scenario, the
-//! pages and the site's bounded lifetime are [`crate::served`]'s, shared with the libraries
+//! pages and the site's bounded lifetime are [`crate::served_case`]'s, shared with the libraries
 //! that fetch through their own API. What one fetch cannot show (a cached copy, §2.4) is `unsupported`; a page
 //! not fetched by a crawler ended at its time limit is `timeout`, not a verdict.
 
