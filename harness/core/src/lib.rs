@@ -10,8 +10,8 @@
 //! (`reptest-fuzz-diff`) and the CLI (`reptest`) build on it.
 //!
 //! Also here: [`atomic`] output (a failed write never truncates a file), orderly
-//! [`shutdown`] (adapters are stopped on a signal), [`visible`] notation for bytes and
-//! [`markup`] escaping, the [`nearest`] known names for "did you mean", and the
+//! [`shutdown`] (adapters are stopped on a signal), [`visible_notation`] for bytes and
+//! [`markup_escape`], the [`nearest`] known names for "did you mean", and the
 //! [`Environment`] the command line reads once and hands down (no library reads it).
 //!
 //! ```
