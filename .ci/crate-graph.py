@@ -16,7 +16,7 @@ tag their inputs with triage's dimensions):
 
     7  reptest (the CLI and its façade)
     6  reptest-cargo-test ─▶ report
-    5  reptest-report ─▶ fuzz-diff, triage
+    5  reptest-report ─▶ fuzz-diff, survey, triage
     4  reptest-fuzz-diff ─▶ fuzz-gen, triage    reptest-survey ─▶ triage
        reptest-adapters ─▶ site
     3  reptest-triage ─▶ core    reptest-site ─▶ core
@@ -25,7 +25,9 @@ tag their inputs with triage's dimensions):
     0  reptest-corpus    reptest-fuzz-gen (arbitrary only: nothing of the workspace)
 
 In particular the survey knows nothing of the fuzzer, and the generator nothing of the
-harness (issue 21, "The crate graph reads top-down").
+harness (issue 21, "The crate graph reads top-down"); the report crate renders the
+survey's model, and the survey knows nothing of its renderings (issue 21, "Output lives
+in the report crate").
 
 Usage: python3 .ci/crate-graph.py [METADATA.json]   (default: runs cargo metadata)
 """
@@ -70,6 +72,7 @@ reptest-report          normal  reptest-corpus     the case model
 reptest-report          normal  reptest-reference  lint warnings of `reptest policy`
 reptest-report          normal  reptest-fuzz-diff  the campaign report `reptest fuzz` prints
 reptest-report          normal  reptest-triage     why a minimization stopped
+reptest-report          normal  reptest-survey     the survey's model, rendered as its pages
 reptest-report          dev     reptest-adapters   the reference, for the renderers' tests
 reptest-cargo-test      normal  reptest-core       the runner
 reptest-cargo-test      normal  reptest-corpus     one test per corpus query

@@ -14,6 +14,10 @@
 //! summary and matrix), [`fuzz`] (`reptest fuzz`'s summary and JSON), [`policy`]
 //! (`reptest policy`'s text, JUnit and GitHub reports) and the gate's ([`gate`]). The
 //! JUnit and GitHub Actions formats have one writer each, [`junit`] and [`github`].
+//!
+//! A survey's outputs are rendered here as well, from the survey crate's model: [`survey`]
+//! (`survey.json`, `README.md`, `survey.html` and what `reptest survey` says). Every
+//! renderer escapes, counts and colours with the same [`pieces`].
 
 #![deny(missing_docs)]
 
@@ -26,8 +30,10 @@ pub mod html;
 pub mod junit;
 pub mod markdown;
 mod model;
+pub mod pieces;
 pub mod policy;
 pub mod run;
+pub mod survey;
 
 pub use access::{AccessCell, AccessRow, AccessView};
 pub use model::{
