@@ -1,5 +1,5 @@
 //! `reptest impls`: the implementations with their availability, version, language and
-//! capabilities, as a table for people ([`table`]) or a JSON array ([`json`]).
+//! capabilities, as a table for people ([`table`]) or a JSON array ([`json()`]).
 
 use reptest_core::{Availability, ImplInfo, ImplKind};
 use serde_json::json;
