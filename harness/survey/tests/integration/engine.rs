@@ -309,3 +309,81 @@ fn partials_of_another_kind_are_refused() {
         assert!(Partial::parse(text, "x.json").is_err(), "{text}");
     }
 }
+
+/// `--limit` counts the input's files before sharding, so limited shards merge into the
+/// limited whole.
+#[test]
+fn a_limit_applies_before_sharding() {
+    let whole = run_with(Shard::WHOLE, Some(5));
+    assert_eq!(whole.tally.files.read, 5);
+    let partials = (0..2)
+        .map(|i| {
+            let shard = Shard::new(i, 2).unwrap();
+            (
+                Partial::file_name(shard),
+                Partial::new(shard, run_with(shard, Some(5))),
+            )
+        })
+        .collect();
+    assert_eq!(partial::merge(partials).unwrap(), whole);
+    let mut other = run_with(Shard::new(0, 2).unwrap(), Some(4));
+    other.header.limit = Some(4);
+    let mixed = vec![
+        (
+            "a".to_string(),
+            Partial::new(Shard::new(0, 2).unwrap(), other),
+        ),
+        (
+            "b".to_string(),
+            Partial::new(
+                Shard::new(1, 2).unwrap(),
+                run_with(Shard::new(1, 2).unwrap(), Some(5)),
+            ),
+        ),
+    ];
+    let err = partial::merge(mixed).unwrap_err().to_string();
+    assert!(err.contains("--limit"), "{err}");
+}
+
+/// Counts no survey gives are refused even with matching checksums, naming the count;
+/// the counts of a real survey pass.
+#[test]
+fn counts_no_survey_gives_are_refused() {
+    type Change = fn(&mut Survey);
+    let cases: [(&str, Change); 7] = [
+        ("files.surveyed + not_surveyed", |s| {
+            s.tally.files.surveyed += 1
+        }),
+        ("status.*.queries", |s| s.tally.queries += 1),
+        ("implementations[1].allowed", |s| {
+            let i = &mut s.tally.implementations[1];
+            i.allowed = i.verdicts + 1
+        }),
+        ("implementations[2].verdicts + missing.*", |s| {
+            s.tally.implementations[2].missing.error += 1
+        }),
+        ("pairwise[0][2]", |s| {
+            s.tally.pairwise[0][2].files_disagree = 0
+        }),
+        ("agreement.unanimous + split", |s| {
+            s.tally.agreement.split -= 1
+        }),
+        ("implementations[0].breaker.opened", |s| {
+            s.tally.implementations[0].breaker.opened = 2
+        }),
+    ];
+    let shard = Shard::new(0, 1).unwrap();
+    let real = Partial::new(shard, run(shard));
+    real.verify("whole.json").unwrap();
+    assert!(real.survey.tally.pairwise[0][2].files_disagree > 0);
+    assert!(real.survey.tally.agreement.split > 0);
+    for (field, change) in cases {
+        let mut partial = real.clone();
+        reseal(&mut partial, change);
+        let err = partial.verify("whole.json").unwrap_err();
+        assert!(
+            matches!(&err, PartialError::Inconsistent { field: f, .. } if f == field),
+            "{field}: {err}"
+        );
+    }
+}
