@@ -16,7 +16,7 @@ tag their inputs with triage's dimensions):
 
     7  reptest (the CLI and its façade)
     6  reptest-cargo-test ─▶ report
-    5  reptest-report ─▶ fuzz-diff, triage
+    5  reptest-report ─▶ fuzz-diff, survey, triage
     4  reptest-fuzz-diff ─▶ fuzz-gen, triage    reptest-survey ─▶ triage
        reptest-impls ─▶ site
     3  reptest-triage ─▶ core    reptest-site ─▶ core
@@ -25,7 +25,9 @@ tag their inputs with triage's dimensions):
     0  reptest-corpus    reptest-fuzz-gen (arbitrary only: nothing of the workspace)
 
 In particular the survey knows nothing of the fuzzer, and the generator nothing of the
-harness (issue 21, "The crate graph reads top-down").
+harness (issue 21, "The crate graph reads top-down"); the report crate renders the
+survey's model, and the survey knows nothing of its renderings (issue 21, "Output lives
+in the report crate").
 
 Usage: python3 .ci/crate-graph.py [METADATA.json]   (default: runs cargo metadata)
 """
@@ -57,10 +59,10 @@ reptest-fuzz-diff       normal  reptest-fuzz-gen   the campaign's inputs
 reptest-fuzz-diff       normal  reptest-triage     signatures, minimizer, attribution
 reptest-site            normal  reptest-core       crawlers are implementations
 reptest-site            normal  reptest-corpus     the corpus's fetch scenarios
-reptest-impls        normal  reptest-core       the Implementation trait
-reptest-impls        normal  reptest-corpus     the case model (eval, fetch outcomes)
-reptest-impls        normal  reptest-reference  the reference adapter
-reptest-impls        normal  reptest-site       crawlers on the loopback site (`crawlers`)
+reptest-impls           normal  reptest-core       the Implementation trait
+reptest-impls           normal  reptest-corpus     the case model (eval, fetch outcomes)
+reptest-impls           normal  reptest-reference  the reference adapter
+reptest-impls           normal  reptest-site       crawlers on the loopback site (`crawlers`)
 reptest-survey          normal  reptest-core       every answer goes through the runner
 reptest-survey          normal  reptest-corpus     the question catalogue
 reptest-survey          normal  reptest-reference  the access method, SurveyFile::fetch
@@ -70,7 +72,8 @@ reptest-report          normal  reptest-corpus     the case model
 reptest-report          normal  reptest-reference  lint warnings of `reptest policy`
 reptest-report          normal  reptest-fuzz-diff  the campaign report `reptest fuzz` prints
 reptest-report          normal  reptest-triage     why a minimization stopped
-reptest-report          dev     reptest-impls   the reference, for the renderers' tests
+reptest-report          normal  reptest-survey     the survey's model, rendered as its pages
+reptest-report          dev     reptest-impls      the reference, for the renderers' tests
 reptest-cargo-test      normal  reptest-core       the runner
 reptest-cargo-test      normal  reptest-corpus     one test per corpus query
 reptest-cargo-test      normal  reptest-report     baselines, judged like `reptest gate`
@@ -78,7 +81,7 @@ reptest-example-texting-robots dev reptest-cargo-test  the example's own cargo t
 reptest                 normal  reptest-core       the CLI and the façade
 reptest                 normal  reptest-corpus     the CLI and the façade
 reptest                 normal  reptest-reference  the CLI and the façade
-reptest                 normal  reptest-impls   the CLI and the façade
+reptest                 normal  reptest-impls      the CLI and the façade
 reptest                 normal  reptest-report     the CLI and the façade
 reptest                 normal  reptest-triage     the CLI and the façade
 reptest                 normal  reptest-fuzz-gen   the CLI and the façade

@@ -18,7 +18,8 @@
 //! and `data-errors` (script errors, unhandled rejections and `console.error` calls).
 
 use super::{CaseEntry, QueryEntry, QuestionEntry, QuestionVerdict, Report};
-use reptest_core::markup_escape::escape as esc;
+use crate::pieces::colour::viridis;
+use crate::pieces::html::escape as esc;
 use reptest_corpus::Profile;
 use std::fmt::Write as _;
 
@@ -544,7 +545,7 @@ fn heatmap_cell(
     let x = label + b * cell;
     let y = label + a * cell;
     let (fill, ink) = match rate {
-        Some(r) => scale((r - low) / (100.0 - low).max(1e-9)),
+        Some(r) => viridis((r - low) / (100.0 - low).max(1e-9)),
         None => ("#dddddd".to_string(), "#333333"),
     };
     let count = |m: &Vec<Vec<usize>>| m.get(a).and_then(|row| row.get(b)).copied();
@@ -576,36 +577,6 @@ fn heatmap_cell(
         x + cell / 2,
         y + cell / 2,
     );
-}
-
-/// A colour on a viridis-like sequential scale (`t` in 0..=1, 1 darkest), with the ink
-/// that reads on it.
-fn scale(t: f64) -> (String, &'static str) {
-    // Viridis, reversed: light yellow for low agreement, dark purple for full agreement.
-    const STOPS: [(f64, f64, f64); 6] = [
-        (253.0, 231.0, 37.0),
-        (122.0, 209.0, 81.0),
-        (34.0, 168.0, 132.0),
-        (42.0, 120.0, 142.0),
-        (65.0, 68.0, 135.0),
-        (68.0, 1.0, 84.0),
-    ];
-    let t = if t.is_finite() {
-        t.clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let at = t * (STOPS.len() - 1) as f64;
-    let i = (at.floor() as usize).min(STOPS.len() - 2);
-    let f = at - i as f64;
-    let mix = |a: f64, b: f64| (a + (b - a) * f).round() as u8;
-    let (r, g, b) = (
-        mix(STOPS[i].0, STOPS[i + 1].0),
-        mix(STOPS[i].1, STOPS[i + 1].1),
-        mix(STOPS[i].2, STOPS[i + 1].2),
-    );
-    let ink = if t > 0.45 { "#ffffff" } else { "#111111" };
-    (format!("#{r:02x}{g:02x}{b:02x}"), ink)
 }
 
 /// Runs before anything else: counts errors, unhandled rejections and `console.error`

@@ -11,23 +11,37 @@
 //!
 //! Every other human or machine output of the command line is rendered here too, the
 //! command line parsing arguments, running and printing: [`run`] (`reptest run`'s
-//! summary and matrix), [`fuzz`] (`reptest fuzz`'s summary and JSON), [`policy`]
-//! (`reptest policy`'s text, JUnit and GitHub reports) and the gate's ([`gate`]). The
-//! JUnit and GitHub Actions formats have one writer each, [`junit`] and [`github`].
+//! summary and matrix), [`folder`] (`reptest report`'s files), [`impls`] (`reptest
+//! impls`' table and JSON), [`check`] (`reptest check`'s explained verdict), [`corpus`]
+//! (`reptest corpus`' statistics, cases and export; [`figures`], README's figures), [`fuzz`] (`reptest fuzz`'s summary
+//! and JSON), [`policy`] (`reptest policy`'s text, JUnit and GitHub reports) and the
+//! gate's ([`gate`]). The JUnit and GitHub Actions formats have one writer each,
+//! [`junit`] and [`github`].
+//!
+//! A survey's outputs are rendered here as well, from the survey crate's model: [`survey`]
+//! (`survey.json`, `README.md`, `survey.html` and what `reptest survey` says). Every
+//! renderer escapes, counts and colours with the same [`pieces`].
 
 #![deny(missing_docs)]
 
 mod access;
 mod build;
+pub mod check;
+pub mod corpus;
+pub mod figures;
+pub mod folder;
 pub mod fuzz;
 pub mod gate;
 pub mod github;
 pub mod html;
+pub mod impls;
 pub mod junit;
 pub mod markdown;
 mod model;
+pub mod pieces;
 pub mod policy;
 pub mod run;
+pub mod survey;
 
 pub use access::{AccessCell, AccessRow, AccessView};
 pub use model::{

@@ -20,6 +20,8 @@ use super::{
     CaseEntry, Cell, ImplEntry, ImplScore, LevelTally, QueryEntry, QuestionEntry, QuestionVerdict,
     Report,
 };
+use crate::pieces::markdown::{cell, code, code_cell, fenced, text};
+use crate::pieces::numbers;
 use reptest_corpus::{OutcomeWord, Profile};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -34,9 +36,6 @@ pub struct WriteUp {
     /// The link target, relative to where the rendered Markdown will live.
     pub link: String,
 }
-
-/// Bodies whose visible rendering is longer than this are shown as head and tail.
-const BODY_LIMIT: usize = 4096;
 
 /// Error details longer than this are cut (the JSON report holds them whole).
 const DETAIL_LIMIT: usize = 300;
@@ -483,11 +482,6 @@ fn other_lines(out: &mut String, report: &Report, order: &[usize]) {
 /// Implementations up to which the full agreement matrix is printed.
 const MATRIX_LIMIT: usize = 8;
 
-/// `rate%` with one decimal, or `—`.
-fn percent(rate: Option<f64>) -> String {
-    rate.map_or("—".into(), |r| format!("{r:.1}%"))
-}
-
 /// Pairwise agreement: the matrix for a few implementations, else each one's three
 /// least-agreeing peers.
 fn agreement(out: &mut String, report: &Report, order: &[usize]) {
@@ -511,7 +505,7 @@ fn agreement(out: &mut String, report: &Report, order: &[usize]) {
         for &a in order {
             let _ = write!(out, "| {} |", code_cell(&report.implementations[a].name));
             for &b in order {
-                let _ = write!(out, " {} |", percent(rate(a, b)));
+                let _ = write!(out, " {} |", numbers::rate(rate(a, b)));
             }
             let _ = writeln!(out);
         }
@@ -543,7 +537,7 @@ fn agreement(out: &mut String, report: &Report, order: &[usize]) {
             .map(|(r, name)| format!("{name} {r:.1}%"))
             .collect();
         let with_reference = match reference {
-            Some(r) if r != a => percent(rate(a, r)),
+            Some(r) if r != a => numbers::rate(rate(a, r)),
             _ => "—".into(),
         };
         let _ = writeln!(
@@ -1008,149 +1002,5 @@ fn detail(text: &str) -> String {
         format!("{} …", code(&cut))
     } else {
         code(&cut)
-    }
-}
-
-/// Text outside code spans with Markdown's punctuation escaped, balanced code spans kept
-/// as written, line breaks as spaces.
-pub fn text(input: &str) -> String {
-    let input = input.replace(['\r', '\n'], " ");
-    let bytes = input.as_bytes();
-    let mut out = String::with_capacity(input.len() + 8);
-    let mut i = 0;
-    while i < input.len() {
-        let c = input[i..].chars().next().unwrap_or(' ');
-        if c == '`' {
-            let run = bytes[i..].iter().take_while(|b| **b == b'`').count();
-            // A closing run of exactly the same length keeps the span.
-            let mut j = i + run;
-            let mut close = None;
-            while j < bytes.len() {
-                if bytes[j] == b'`' {
-                    let other = bytes[j..].iter().take_while(|b| **b == b'`').count();
-                    if other == run {
-                        close = Some(j);
-                        break;
-                    }
-                    j += other;
-                } else {
-                    j += 1;
-                }
-            }
-            match close {
-                Some(j) => {
-                    out.push_str(&input[i..j + run]);
-                    i = j + run;
-                }
-                None => {
-                    for _ in 0..run {
-                        out.push_str("\\`");
-                    }
-                    i += run;
-                }
-            }
-            continue;
-        }
-        if matches!(
-            c,
-            '\\' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '#'
-        ) {
-            out.push('\\');
-        }
-        out.push(c);
-        i += c.len_utf8();
-    }
-    out
-}
-
-/// [`text`] for a table cell: `|` escaped inside code spans too.
-fn cell(input: &str) -> String {
-    text(input).replace("\\|", "|").replace('|', "\\|")
-}
-
-/// `input` as an inline code span in visible-character notation, on one line, with a
-/// backtick fence longer than any run inside; `(empty)` for the empty string.
-pub fn code(input: &str) -> String {
-    if input.is_empty() {
-        return "(empty)".into();
-    }
-    let visible = reptest_core::visible_notation::render(input.as_bytes()).replace('\n', "");
-    let fence = "`".repeat(longest_run(&visible, '`') + 1);
-    let pad = if visible.starts_with(['`', ' ']) || visible.ends_with(['`', ' ']) {
-        " "
-    } else {
-        ""
-    };
-    format!("{fence}{pad}{visible}{pad}{fence}")
-}
-
-/// [`code`] for a table cell: `|` escaped (GFM tables split on it even in code spans).
-fn code_cell(input: &str) -> String {
-    code(input).replace('|', "\\|")
-}
-
-/// The longest run of `c` in `text`.
-fn longest_run(text: &str, c: char) -> usize {
-    let (mut longest, mut run) = (0, 0);
-    for x in text.chars() {
-        if x == c {
-            run += 1;
-            longest = longest.max(run);
-        } else {
-            run = 0;
-        }
-    }
-    longest
-}
-
-/// A body (already in visible notation) as a fenced block whose fence is longer than any
-/// backtick run inside; a long body is shown as its head and tail.
-pub fn fenced(body: &str) -> String {
-    let shown = if body.len() > BODY_LIMIT {
-        let head: String = body.chars().take(1024).collect();
-        let tail_chars = body.chars().count().saturating_sub(512);
-        let tail: String = body.chars().skip(tail_chars.max(1024)).collect();
-        format!(
-            "{head}\n[... {} characters in all; `reptest corpus show` prints every byte ...]\n{tail}",
-            body.chars().count()
-        )
-    } else {
-        body.to_string()
-    };
-    let shown = shown.strip_suffix('\n').unwrap_or(&shown);
-    let fence = "`".repeat(longest_run(shown, '`').max(2) + 1);
-    format!("{fence}text\n{shown}\n{fence}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn text_escapes_outside_code_spans() {
-        assert_eq!(text("a `*` b*c | d"), "a `*` b\\*c \\| d");
-        assert_eq!(text("odd ` tick"), "odd \\` tick");
-        assert_eq!(text("two\nlines"), "two lines");
-        assert_eq!(cell("a `x|y` b|c"), "a `x\\|y` b\\|c");
-    }
-
-    #[test]
-    fn code_spans_outgrow_backtick_runs() {
-        assert_eq!(code("/a"), "`/a`");
-        assert_eq!(code("a``b"), "```a``b```");
-        assert_eq!(code("`x"), "`` `x ``");
-        assert_eq!(code(""), "(empty)");
-        assert_eq!(code("a\tb"), "`a→b`");
-        assert_eq!(code_cell("a|b"), "`a\\|b`");
-    }
-
-    #[test]
-    fn fences_outgrow_backtick_runs() {
-        assert_eq!(fenced("a↵\n"), "```text\na↵\n```");
-        assert_eq!(fenced("````x"), "`````text\n````x\n`````");
-        let long = "é".repeat(5000);
-        let shown = fenced(&long);
-        assert!(shown.contains("5000 characters in all"));
-        assert!(shown.len() < 8000);
     }
 }

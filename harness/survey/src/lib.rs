@@ -95,8 +95,9 @@
 //! an implementation that keeps timing out, counting what it was not asked. A [`Shard`] takes
 //! a stable slice of the files; [`partial`] writes one shard's result and merges the
 //! shards' results into exactly the whole survey, after checking that they are one
-//! survey's (the input's [`fingerprint`], the settings, checksums, counts); [`render`] writes `survey.json`,
-//! `README.md` and `survey.html`. `docs/survey.md` describes the outputs.
+//! survey's (the input's [`fingerprint`], the settings, checksums, counts). The outputs
+//! (`survey.json`, `README.md` and `survey.html`) are rendered by the report crate
+//! (`reptest_report::survey`), as every output is; `docs/survey.md` describes them.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -110,7 +111,6 @@ pub mod minimize;
 pub mod partial;
 mod printable;
 pub mod queries;
-pub mod render;
 pub mod shard;
 pub mod status;
 pub mod tally;

@@ -1,8 +1,8 @@
 //! `reptest corpus`: statistics, validation, one case.
 
 use super::{CommandResult, CorpusArg};
-use reptest_corpus::{Corpus, Stats};
-use serde_json::{json, Map, Value};
+use reptest::report::figures;
+use reptest_corpus::Corpus;
 use std::process::ExitCode;
 
 #[derive(clap::Subcommand)]
@@ -77,12 +77,9 @@ pub fn run(command: Command) -> CommandResult {
         Command::Stats { corpus, json, .. } => {
             let stats = corpus.load()?.stats();
             if json {
-                outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&stats_json(&stats)).map_err(|e| e.to_string())?
-                );
+                outln!("{}", reptest::report::corpus::stats_json(&stats));
             } else {
-                print_stats(&stats);
+                out!("{}", reptest::report::corpus::stats(&stats));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -130,8 +127,8 @@ pub fn run(command: Command) -> CommandResult {
 fn readme(corpus: &Corpus, file: &std::path::Path) -> CommandResult {
     let name = file.display();
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let blocks = super::figures::blocks(corpus)?;
-    let new = super::figures::rewrite(&text, &blocks).map_err(|e| format!("{name}: {e}"))?;
+    let blocks = [figures::corpus_figures(corpus), reference_figures(corpus)?];
+    let new = figures::rewrite(&text, &blocks).map_err(|e| format!("{name}: {e}"))?;
     if new == text {
         outln!("{name}: the figures are current");
     } else {
@@ -141,105 +138,28 @@ fn readme(corpus: &Corpus, file: &std::path::Path) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
+/// README's row of the reference: the corpus through it, scored under `rfc9309`.
+fn reference_figures(corpus: &Corpus) -> Result<figures::Block, String> {
+    let reference = super::registry(Default::default())
+        .one("reference")
+        .map_err(|e| e.to_string())?;
+    let run = reptest::runner::run(corpus, &[reference]);
+    let summaries = reptest::score::summarize(corpus, &run, reptest_corpus::Profile::Rfc9309);
+    let summary = summaries.first().ok_or("the reference did not run")?;
+    Ok(figures::reference_figures(corpus, summary))
+}
+
 /// `reptest corpus export`: the manifest and the queries, written together (atomically).
 fn export(corpus: &Corpus, out: &std::path::Path, format: &str) -> CommandResult {
     let (manifest, queries) = reptest_corpus::export::export(corpus);
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let mut manifest_text = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
-    manifest_text.push('\n');
-    let (name, text) = if format == "json" {
-        let mut text = serde_json::to_string_pretty(&queries).map_err(|e| e.to_string())?;
-        text.push('\n');
-        ("queries.json", text)
-    } else {
-        let mut text = String::new();
-        for query in &queries {
-            text.push_str(&serde_json::to_string(query).map_err(|e| e.to_string())?);
-            text.push('\n');
-        }
-        ("queries.jsonl", text)
-    };
-    reptest::atomic::write_all(&[
-        (out.join("manifest.json"), manifest_text.into_bytes()),
-        (out.join(name), text.into_bytes()),
-    ])
-    .map_err(|e| e.to_string())?;
-    outln!(
-        "wrote {} and {}: {} queries of {} cases, corpus {} ({})",
-        out.join("manifest.json").display(),
-        out.join(name).display(),
-        manifest.queries,
-        manifest.cases,
-        manifest.corpus_version.as_deref().unwrap_or("unversioned"),
-        manifest.corpus_fingerprint
-    );
+    let files = reptest::report::corpus::export_files(&manifest, &queries, format == "json")
+        .map_err(|e| e.to_string())?
+        .map(|(name, text)| (out.join(name), text.into_bytes()));
+    reptest::atomic::write_all(&files).map_err(|e| e.to_string())?;
+    let paths: Vec<_> = files.into_iter().map(|(path, _)| path).collect();
+    outln!("{}", reptest::report::corpus::exported(&manifest, &paths));
     Ok(ExitCode::SUCCESS)
-}
-
-fn stats_json(stats: &Stats) -> Value {
-    let per_level: Map<String, Value> = stats
-        .per_level
-        .iter()
-        .map(|(l, n)| (l.to_string(), json!(n)))
-        .collect();
-    let per_requirement: Map<String, Value> = stats
-        .per_requirement
-        .iter()
-        .map(|r| (r.id.clone(), json!(r.queries)))
-        .collect();
-    json!({
-        "cases": stats.cases,
-        "queries": stats.queries,
-        "uncovered": stats.uncovered,
-        "under_covered": stats.under_covered,
-        "per_level": per_level,
-        "per_expect": stats.per_expect,
-        "per_requirement": per_requirement,
-        "triage": stats.triage,
-        "undecided": stats.undecided,
-        "questions": stats.questions,
-        "with_question": stats.with_question,
-        "without_cause": stats.without_cause,
-    })
-}
-
-fn print_stats(stats: &Stats) {
-    outln!(
-        "{} cases, {} queries ({} undecided); {} questions, named by {} queries; \
-         {} queries without a root cause",
-        stats.cases,
-        stats.queries,
-        stats.undecided,
-        stats.questions,
-        stats.with_question,
-        stats.without_cause.len()
-    );
-    let levels: Vec<String> = stats
-        .per_level
-        .iter()
-        .map(|(l, n)| format!("{l} {n}"))
-        .collect();
-    outln!("per level: {}", levels.join(", "));
-    let expects: Vec<String> = stats
-        .per_expect
-        .iter()
-        .map(|(e, n)| format!("{e} {n}"))
-        .collect();
-    outln!("per expectation: {}", expects.join(", "));
-    outln!("\n{:<26} {:<8} queries", "requirement", "level");
-    for r in &stats.per_requirement {
-        let mark = if stats.under_covered.contains(&r.id) {
-            "  <- under-covered"
-        } else {
-            ""
-        };
-        outln!("{:<26} {:<8} {}{mark}", r.id, r.level, r.queries);
-    }
-    if stats.uncovered.is_empty() {
-        outln!("\nevery requirement is covered");
-    } else {
-        outln!("\nuncovered: {}", stats.uncovered.join(", "));
-    }
 }
 
 /// The error for a case id the corpus lacks, with the nearest ids it has.
@@ -262,52 +182,6 @@ fn show(corpus: &Corpus, id: &str) -> CommandResult {
     let Some(case) = corpus.cases().iter().find(|c| c.id == id) else {
         return Err(unknown_case(corpus, id));
     };
-    outln!(
-        "{} ({}:{})\n{}\n",
-        case.id,
-        case.file.display(),
-        case.line,
-        case.title
-    );
-    if let Some(fetch) = &case.fetch {
-        outln!("fetch: {fetch:?}\n");
-    }
-    outln!("--- robots.txt ({} bytes) ---", case.body.len());
-    const EDGE: usize = 1024;
-    if case.body.len() > 4 * EDGE {
-        let head = &case.body[..EDGE];
-        let tail = &case.body[case.body.len() - EDGE..];
-        let elided = case.body.len() - 2 * EDGE;
-        outln!("{}", reptest::visible_notation::render(head));
-        outln!("⋯ {elided} bytes not shown ⋯");
-        outln!("{}", reptest::visible_notation::render(tail));
-    } else {
-        outln!("{}", reptest::visible_notation::render(&case.body));
-    }
-    outln!("---");
-    for q in &case.queries {
-        outln!(
-            "{}  {} {}  expect {}  [{} {}]",
-            q.id,
-            q.agent,
-            q.url,
-            q.expect,
-            q.level,
-            q.requirements.join(" ")
-        );
-        outln!("    {}", q.why);
-        for (profile, expect) in &q.profiles {
-            outln!("    profile {profile}: {expect}");
-        }
-        if let Some(question) = q.question.as_deref() {
-            match corpus.question(question) {
-                Some(found) => outln!("    question {question}: {}", found.question),
-                None => outln!("    question {question}"),
-            }
-        }
-        if let Some(triage) = &q.triage {
-            outln!("    triage: {triage}");
-        }
-    }
+    out!("{}", reptest::report::corpus::case(corpus, case));
     Ok(ExitCode::SUCCESS)
 }

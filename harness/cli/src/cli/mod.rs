@@ -6,7 +6,6 @@ pub mod stdout;
 mod check;
 mod corpus;
 mod eval;
-mod figures;
 mod fuzz;
 mod gate;
 mod google_choices;
@@ -18,7 +17,6 @@ mod run;
 mod serve;
 mod survey;
 mod user_agent;
-mod warnings;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

@@ -2,8 +2,8 @@
 //! (JSON, HTML, Markdown summary, one Markdown page per implementation).
 
 use super::{CommandResult, CorpusArg};
-use reptest::report::markdown::{self, WriteUp};
-use reptest::report::{html, Report};
+use reptest::report::markdown::WriteUp;
+use reptest::report::{folder, Report};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -61,7 +61,7 @@ pub fn run(args: Args) -> CommandResult {
     let report = Report::build(&corpus, &corpus_dir, &run, &infos, &now_rfc3339());
 
     let out = &args.out;
-    let impl_dir = out.join("impl");
+    let impl_dir = out.join(folder::IMPL_DIR);
     std::fs::create_dir_all(&impl_dir)
         .map_err(|e| format!("cannot create {}: {e}", impl_dir.display()))?;
     let findings_dir = corpus_dir
@@ -73,89 +73,15 @@ pub fn run(args: Args) -> CommandResult {
 
     // Every file is rendered first, then all are written together (reptest::atomic): a
     // failed write leaves the previous report whole, never a mix of old and new files.
-    let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
-        (out.join("report.json"), (json + "\n").into_bytes()),
-        (out.join("report.html"), html::render(&report).into_bytes()),
-        (
-            out.join("README.md"),
-            markdown::summary(&report, &write_ups).into_bytes(),
-        ),
-    ];
-    let mut pages = Vec::new();
-    for entry in &report.implementations {
-        if let Some(page) = markdown::implementation(&report, &entry.name) {
-            let path = impl_dir.join(format!("{}.md", file_name(&entry.name)));
-            pages.push(path.clone());
-            files.push((path, page.into_bytes()));
-        }
-    }
+    let files: Vec<(PathBuf, Vec<u8>)> = folder::files(&report, &write_ups)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|(path, bytes)| (out.join(path), bytes))
+        .collect();
     reptest::atomic::write_all(&files).map_err(|e| e.to_string())?;
-
-    outln!(
-        "reptest report: {} queries in {} cases, {} implementation(s)\n",
-        report.meta.queries,
-        report.meta.cases,
-        report.implementations.len()
-    );
-    for (path, _) in &files[..3] {
-        outln!("wrote {}", path.display());
-    }
-    outln!(
-        "wrote {} page(s) in {}, one per implementation: {}\n",
-        pages.len(),
-        impl_dir.display(),
-        pages
-            .iter()
-            .filter_map(|p| p.file_name())
-            .map(|n| n.to_string_lossy())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let reference = report.implementation("reference");
-    for (entry, score) in report.implementations.iter().zip(&report.scores) {
-        let Some(levels) = score.profiles.get(&reptest_corpus::Profile::Rfc9309) else {
-            continue;
-        };
-        let (pass, judged) = levels.values().fold((0, 0), |(p, j), t| {
-            (p + t.pass, j + t.pass + t.fail + t.no_verdict)
-        });
-        let must = levels
-            .get("MUST")
-            .map(|t| (t.pass, t.pass + t.fail + t.no_verdict));
-        outln!(
-            "  {:<34} MUST {:<9} all levels {:<9} {:>7.1} s{}",
-            entry.name,
-            must.map_or("-".into(), |(p, j)| format!("{p}/{j}")),
-            format!("{pass}/{judged}"),
-            entry.seconds,
-            if Some(entry.name.as_str())
-                == reference.map(|r| report.implementations[r].name.as_str())
-                && pass < judged
-            {
-                "  (the reference did not pass every query: see its page)"
-            } else {
-                ""
-            }
-        );
-    }
+    let paths: Vec<PathBuf> = files.into_iter().map(|(path, _)| path).collect();
+    out!("{}", folder::written(&report, out, &paths));
     Ok(ExitCode::SUCCESS)
-}
-
-/// An implementation name as a file name (names are ASCII letters, digits and `-`; any
-/// other character becomes `_`).
-fn file_name(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect::<String>()
-        .trim_start_matches('.')
-        .to_string()
 }
 
 /// The fuzzing write-ups in `findings_dir` (`*.md`), linked relative to `out`.
@@ -240,11 +166,5 @@ mod tests {
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(1_764_404_100), "2025-11-29T08:15:00Z");
         assert_eq!(rfc3339(4_102_444_799), "2099-12-31T23:59:59Z");
-    }
-
-    #[test]
-    fn file_names() {
-        assert_eq!(file_name("rust-cylon"), "rust-cylon");
-        assert_eq!(file_name("../x/y"), "_x_y");
     }
 }

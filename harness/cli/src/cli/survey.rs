@@ -4,10 +4,11 @@
 use super::CommandResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish};
 use reptest::impls;
+use reptest::report::survey::{html, json, markdown, summary};
 use reptest::triage::attribution;
 use reptest_survey::engine::{self, Observer, Options, Setup, Survey};
 use reptest_survey::partial::{self, Partial};
-use reptest_survey::{render, Format, Shard};
+use reptest_survey::{Format, Shard};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -269,44 +270,15 @@ fn run_survey(args: RunArgs) -> CommandResult {
     let mut survey =
         engine::survey(&input, &options, &setup, &observer).map_err(|e| e.to_string())?;
     observer.finish();
-    let seconds = started.elapsed().as_secs_f64();
-    let files = survey.tally.files;
-    // A shard reads every file of the input and tallies its own: say both.
-    eprintln!(
-        "reptest survey: {} file(s) read{}, {} surveyed, {} queries, {} implementation(s), in {seconds:.1} s ({:.0} surveyed files/s)",
-        observer.read.load(Ordering::Relaxed),
-        shard.map_or(String::new(), |s| format!(", {} in shard {s}", files.read)),
-        files.surveyed,
-        survey.tally.queries,
-        chosen.len(),
-        files.surveyed as f64 / seconds.max(1e-9)
-    );
-    for (entry, t) in survey
-        .header
-        .implementations
-        .iter()
-        .zip(&survey.tally.implementations)
-    {
-        let (m, b) = (&t.missing, &t.breaker);
-        if m.total() > 0 || b.files_tripped > 0 {
-            eprintln!(
-                "reptest survey: {}: {} of {} answers missing (error {}, timeout {}, crash {}, unsupported {}, skipped {}); {} file(s) tripped the breaker{}",
-                entry.name,
-                m.total(),
-                t.asked,
-                m.error,
-                m.timeout,
-                m.crash,
-                m.unsupported,
-                m.skipped,
-                b.files_tripped,
-                if b.opened > 0 {
-                    format!(", which opened: {} file(s) skipped", b.files_skipped)
-                } else {
-                    String::new()
-                }
-            );
-        }
+    let timing = summary::Timing {
+        read: observer.read.load(Ordering::Relaxed),
+        shard,
+        implementations: chosen.len(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    eprintln!("{}", summary::finished(&survey, &timing));
+    for line in summary::missing(&survey) {
+        eprintln!("{line}");
     }
     if args.minimize {
         minimize(&mut survey, &chosen, &attribution);
@@ -383,18 +355,8 @@ fn minimize(
         reptest_survey::minimize::BUDGET,
         attribution,
     );
-    let minimized: Vec<_> = survey
-        .tally
-        .new
-        .values()
-        .filter_map(|g| g.minimized.as_ref())
-        .collect();
-    let matched = minimized.iter().filter(|m| m.question.is_some()).count();
-    eprintln!(
-        "reptest survey: minimized {} of {groups} new group example(s) in {:.1} s; {matched} of them match a question once minimized",
-        minimized.len(),
-        started.elapsed().as_secs_f64()
-    );
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!("{}", summary::minimized(survey, groups, seconds));
 }
 
 /// Writes one shard's partial result (and prints it with --json).
@@ -417,26 +379,17 @@ fn write_partial(shard: Shard, survey: Survey, out: Option<&Path>, json: bool) -
 /// Writes survey.json, README.md and survey.html into `out`, and prints the JSON with
 /// `json`, else the Markdown when there is no `out`.
 fn emit(survey: &Survey, out: Option<&Path>, json: bool) -> CommandResult {
-    let text = render::json::render(survey);
-    let markdown = render::markdown::render(survey);
+    let text = json::render(survey);
+    let markdown = markdown::render(survey);
     if let Some(dir) = out {
         create(dir)?;
         reptest::atomic::write_all(&[
             (dir.join("survey.json"), text.as_bytes()),
             (dir.join("README.md"), markdown.as_bytes()),
-            (
-                dir.join("survey.html"),
-                render::html::render(survey).as_bytes(),
-            ),
+            (dir.join("survey.html"), html::render(survey).as_bytes()),
         ])
         .map_err(|e| e.to_string())?;
-        let a = &survey.tally.agreement;
-        eprintln!(
-            "wrote {}/{{survey.json,README.md,survey.html}}: agreement {} of {} queries compared",
-            dir.display(),
-            render::percent(a.unanimous, a.compared),
-            a.compared
-        );
+        eprintln!("{}", summary::written(survey, dir));
     }
     if json {
         out!("{text}");

@@ -50,7 +50,7 @@ pub(super) fn judge(expectations: &[Expectation], source: &Source, config: &Conf
                 url,
                 allowed: e.allowed,
                 holds,
-                reason: super::super::check::explain(verdict.reason(), &source.body),
+                reason: reptest::report::check::explain(verdict.reason(), &source.body),
                 line: verdict.line(),
                 note,
                 others: Vec::new(),

@@ -68,7 +68,7 @@ impl Source {
                 "neither success nor an error: treated as unreachable, everything is disallowed"
                     .to_string()
             }
-            other => super::super::check::explain(&Reason::Access(other), &[]),
+            other => reptest::report::check::explain(&Reason::Access(other), &[]),
         }
     }
 }

@@ -3,9 +3,11 @@
 use std::fmt::Write;
 
 use super::json::{new_groups, question_rows, status_rows};
-use super::{count, percent, AGREEMENT_MEANS, DECIDED_MEANS, MISSING_KINDS};
-use crate::engine::Survey;
-use crate::tally::{NewGroup, PairTally};
+use super::{AGREEMENT_MEANS, DECIDED_MEANS, MISSING_KINDS};
+use crate::pieces::markdown::{fence_block, plain_cell as cell, plain_code as inline};
+use crate::pieces::numbers::{count, percent};
+use reptest_survey::engine::Survey;
+use reptest_survey::tally::{NewGroup, PairTally, EXAMPLE_BODY_LIMIT};
 
 /// The Markdown page of `survey`.
 pub fn render(survey: &Survey) -> String {
@@ -239,7 +241,7 @@ fn write_new_group(
         inline(&e.url),
         e.origin,
         count(e.body_len),
-        if e.body_len as usize > crate::tally::EXAMPLE_BODY_LIMIT {
+        if e.body_len as usize > EXAMPLE_BODY_LIMIT {
             " (4 KiB kept)"
         } else {
             ""
@@ -267,7 +269,7 @@ fn write_new_group(
         inline(&m.url),
         count(m.body_len)
     )?;
-    code_block(page, &m.body)?;
+    writeln!(page, "{}\n", fence_block(m.body.trim_end_matches('\n')))?;
     if let Some(id) = &m.question {
         writeln!(
             page,
@@ -277,58 +279,11 @@ fn write_new_group(
     Ok(())
 }
 
-/// A body in a fenced code block, then a blank line.
-fn code_block(page: &mut String, body: &str) -> std::fmt::Result {
-    let fence = fence(body);
-    writeln!(
-        page,
-        "{fence}text\n{}\n{fence}\n",
-        body.trim_end_matches('\n')
-    )
-}
-
 /// Names joined, or `none`.
 fn list(names: &[String]) -> String {
     if names.is_empty() {
         "none".into()
     } else {
         names.join(", ")
-    }
-}
-
-/// Text for a table cell: `|` escaped, line breaks as spaces.
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace(['\n', '\r'], " ")
-}
-
-/// Text for inline code: backticks cannot end it (they become `'`), no line breaks.
-fn inline(text: &str) -> String {
-    text.replace('`', "'").replace(['\n', '\r'], " ")
-}
-
-/// A code fence longer than any run of backticks in `text`.
-fn fence(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    "`".repeat(longest.max(2) + 1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bodies_and_cells_cannot_break_the_markup() {
-        assert_eq!(fence("a ``` b"), "````");
-        assert_eq!(fence("plain"), "```");
-        assert_eq!(cell("a|b\nc"), "a\\|b c");
-        assert_eq!(inline("a`b"), "a'b");
-        let mut page = String::new();
-        code_block(&mut page, "x```\n").unwrap();
-        assert_eq!(page, "````text\nx```\n````\n\n");
     }
 }

@@ -12,12 +12,15 @@
 
 use serde::Serialize;
 
-use super::{share, AGREEMENT_MEANS, DECIDED_MEANS};
-use crate::breaker::Limits;
-use crate::engine::{ImplEntry, Survey, FORMAT};
-use crate::fingerprint::InputFingerprint;
-use crate::tally::{Agreement, BreakerTally, Decided, FileCounts, Missing, NewGroup, PairTally};
-use crate::{AccessBranch, StatusFamily};
+use super::{AGREEMENT_MEANS, DECIDED_MEANS};
+use crate::pieces::numbers::share;
+use reptest_survey::breaker::Limits;
+use reptest_survey::engine::{ImplEntry, Survey, FORMAT};
+use reptest_survey::fingerprint::InputFingerprint;
+use reptest_survey::tally::{
+    Agreement, BreakerTally, Decided, FileCounts, Missing, NewGroup, PairTally,
+};
+use reptest_survey::{AccessBranch, StatusFamily};
 
 /// The JSON text of `survey.json` (pretty-printed, a final newline).
 pub fn render(survey: &Survey) -> String {

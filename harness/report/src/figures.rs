@@ -3,9 +3,9 @@
 //! they are regenerated, never edited by hand; a test fails when the committed ones are
 //! stale (`harness/cli/tests/integration/readme.rs`).
 
-use reptest::report::run::cell;
-use reptest::score;
-use reptest_corpus::{Corpus, Level, Profile};
+use crate::run::cell;
+use reptest_core::score::Summary;
+use reptest_corpus::{Corpus, Level};
 
 /// One generated block: its name (in the markers `<!-- NAME:begin -->` and
 /// `<!-- NAME:end -->`) and its content.
@@ -16,7 +16,7 @@ pub struct Block {
 
 /// The corpus's counts: version, cases, queries per level, fetch-outcome queries,
 /// questions, undecided queries, uncovered requirement IDs.
-fn corpus_figures(corpus: &Corpus) -> Block {
+pub fn corpus_figures(corpus: &Corpus) -> Block {
     let stats = corpus.stats();
     let level = |l: Level| stats.per_level.get(&l).copied().unwrap_or(0);
     let fetch = corpus.queries().filter(|(c, _)| c.fetch.is_some()).count();
@@ -43,15 +43,10 @@ fn corpus_figures(corpus: &Corpus) -> Block {
     }
 }
 
-/// The reference's row: its pass rate per level under `rfc9309` on this corpus, over the
-/// decided queries, and how many queries permit either verdict (its choices there).
-fn reference_figures(corpus: &Corpus) -> Result<Block, String> {
-    let reference = super::registry(Default::default())
-        .one("reference")
-        .map_err(|e| e.to_string())?;
-    let run = reptest::runner::run(corpus, &[reference]);
-    let summaries = score::summarize(corpus, &run, Profile::Rfc9309);
-    let summary = summaries.first().ok_or("the reference did not run")?;
+/// The reference's row: its pass rate per level under `rfc9309` on `corpus`, over the
+/// decided queries, and how many queries permit either verdict (its choices there), from
+/// its `summary` of a run of the corpus.
+pub fn reference_figures(corpus: &Corpus, summary: &Summary) -> Block {
     let total = summary.total();
     let content = format!(
         "| implementation | corpus | MUST passed | SHOULD passed | MAY passed | no verdict | either (choices, not scored) |\n\
@@ -64,40 +59,54 @@ fn reference_figures(corpus: &Corpus) -> Result<Block, String> {
         total.no_verdict,
         total.choice,
     );
-    Ok(Block {
+    Block {
         name: "reference-figures",
         content,
-    })
-}
-
-/// Every generated block of README.md for `corpus`.
-pub fn blocks(corpus: &Corpus) -> Result<Vec<Block>, String> {
-    Ok(vec![corpus_figures(corpus), reference_figures(corpus)?])
+    }
 }
 
 /// `text` with the content between each block's markers replaced by the block's; an
 /// error names a block whose markers are missing, repeated or out of order.
-pub fn rewrite(text: &str, blocks: &[Block]) -> Result<String, String> {
+pub fn rewrite(text: &str, blocks: &[Block]) -> Result<String, MarkerError> {
     let mut text = text.to_string();
     for block in blocks {
         let begin = format!("<!-- {}:begin -->\n", block.name);
         let end = format!("<!-- {}:end -->", block.name);
         let (Some(start), Some(stop)) = (text.find(&begin), text.find(&end)) else {
-            return Err(format!(
-                "no `{}` and `{end}` lines: put them where the figures go",
-                begin.trim_end()
-            ));
+            return Err(MarkerError::Missing {
+                begin: begin.trim_end().to_string(),
+                end,
+            });
         };
         if text.matches(&begin).count() > 1 || text.matches(&end).count() > 1 {
-            return Err(format!("the `{}` block appears twice", block.name));
+            return Err(MarkerError::Twice(block.name));
         }
         let inside = start + begin.len();
         if stop < inside {
-            return Err(format!("`{end}` comes before its begin marker"));
+            return Err(MarkerError::Swapped(end));
         }
         text.replace_range(inside..stop, &block.content);
     }
     Ok(text)
+}
+
+/// Why a block's markers do not say where its figures go.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MarkerError {
+    /// A marker is missing.
+    #[error("no `{begin}` and `{end}` lines: put them where the figures go")]
+    Missing {
+        /// The begin marker.
+        begin: String,
+        /// The end marker.
+        end: String,
+    },
+    /// A marker appears more than once.
+    #[error("the `{0}` block appears twice")]
+    Twice(&'static str),
+    /// The end marker comes first.
+    #[error("`{0}` comes before its begin marker")]
+    Swapped(String),
 }
 
 #[cfg(test)]

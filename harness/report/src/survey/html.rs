@@ -4,11 +4,12 @@
 
 use std::fmt::Write;
 
-use reptest_core::markup_escape::escape as esc;
-
 use super::json::{new_groups, question_rows, status_rows};
-use super::{count, percent, share, AGREEMENT_MEANS, DECIDED_MEANS, MISSING_KINDS};
-use crate::engine::Survey;
+use super::{AGREEMENT_MEANS, DECIDED_MEANS, MISSING_KINDS};
+use crate::pieces::colour::disagreement as colour;
+use crate::pieces::html::{escape as esc, pre};
+use crate::pieces::numbers::{count, percent, share};
+use reptest_survey::engine::Survey;
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:90em;color:#222}\
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .5em}\
@@ -21,13 +22,6 @@ pub fn render(survey: &Survey) -> String {
     let mut page = String::new();
     let _ = write_page(&mut page, survey);
     page
-}
-
-/// A heatmap colour for a disagreement share: white at 0, deep red at 50 % and above.
-fn colour(share: f64) -> String {
-    let t = (share * 2.0).clamp(0.0, 1.0);
-    let light = 100.0 - 55.0 * t;
-    format!("hsl(0,80%,{light:.0}%)")
 }
 
 /// The page, section by section.
@@ -183,7 +177,7 @@ fn write_new(page: &mut String, survey: &Survey) -> std::fmt::Result {
             esc(&e.agent),
             esc(&e.url),
             esc(&e.origin),
-            esc(&e.body).replace("&#10;", "\n")
+            pre(&e.body)
         )?;
         if let Some(m) = &group.minimized {
             writeln!(
@@ -191,7 +185,7 @@ fn write_new(page: &mut String, survey: &Survey) -> std::fmt::Result {
                 "<p>Minimized: agent <code>{}</code>, URL <code>{}</code></p>\n<pre>{}</pre>",
                 esc(&m.agent),
                 esc(&m.url),
-                esc(&m.body).replace("&#10;", "\n")
+                pre(&m.body)
             )?;
             if let Some(id) = &m.question {
                 writeln!(page, "<p>Minimized, it matches {}.</p>", esc(id))?;

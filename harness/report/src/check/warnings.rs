@@ -51,18 +51,18 @@ fn describe(kind: &WarningKind, raw: &[u8]) -> String {
     let quoted = match kind {
         WarningKind::UnknownRecord(text) | WarningKind::UserAgentNotToken(text) => text,
         WarningKind::Typo { written, .. } => written,
-        _ => return reptest::visible_notation::render(text.as_bytes()),
+        _ => return reptest_core::visible_notation::render(text.as_bytes()),
     };
     let needle = format!("`{quoted}`");
     let (Some(at), Some(bytes)) = (text.find(&needle), field_bytes(raw, quoted)) else {
-        return reptest::visible_notation::render(text.as_bytes());
+        return reptest_core::visible_notation::render(text.as_bytes());
     };
     let (before, after) = text.as_bytes().split_at(at);
     format!(
         "{}`{}`{}",
-        reptest::visible_notation::render(before),
-        reptest::visible_notation::render(bytes),
-        reptest::visible_notation::render(&after[needle.len()..])
+        reptest_core::visible_notation::render(before),
+        reptest_core::visible_notation::render(bytes),
+        reptest_core::visible_notation::render(&after[needle.len()..])
     )
 }
 

@@ -1,0 +1,112 @@
+//! The survey's pages (`reptest_report::survey`) from a small survey run here: the
+//! reference against an implementation that allows everything, on handmade files, one of
+//! them served with a 5xx. `reports/survey/protego.snap` (the command line's tests) holds
+//! a whole page byte for byte; these check what every page must hold, and that a survey
+//! merged from its shards renders exactly as the whole one.
+
+use reptest_core::{CaseInput, ImplInfo, Implementation, Outcome};
+use reptest_impls::Reference;
+use reptest_report::survey::{html, json, markdown};
+use reptest_survey::engine::{survey_files, Options, Quiet, Setup, Survey};
+use reptest_survey::partial::{self, Partial};
+use reptest_survey::{Shard, SurveyFile};
+use reptest_triage::attribution::Attribution;
+
+/// Answers `allowed` to every query.
+struct AllowAll(ImplInfo);
+
+impl Implementation for AllowAll {
+    fn info(&self) -> &ImplInfo {
+        &self.0
+    }
+
+    fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
+        let allowed = Outcome::Verdict {
+            allowed: true,
+            line: None,
+        };
+        vec![allowed; case.queries.len()]
+    }
+}
+
+/// The survey of five files (one a `503`) by the reference and [`AllowAll`], or one shard
+/// of it.
+fn survey(shard: Shard) -> Survey {
+    let reference = Reference::rfc9309();
+    let allow = AllowAll(ImplInfo {
+        name: "allow|all".into(),
+        version: "1".into(),
+        ..reference.info().clone()
+    });
+    let implementations: [&dyn Implementation; 2] = [&reference, &allow];
+    let attribution = Attribution::default();
+    let setup = Setup {
+        implementations: &implementations,
+        decider: &reference,
+        attribution: &attribution,
+        questions: Vec::new(),
+    };
+    let bodies: [&[u8]; 4] = [
+        b"User-agent: *\nDisallow: /private/\n",
+        b"User-agent: GPTBot\nDisallow: /\n",
+        b"User-agent: *\nDisallow: /*.pdf$\n",
+        b"",
+    ];
+    let mut files: Vec<SurveyFile> = bodies
+        .iter()
+        .enumerate()
+        .map(|(i, body)| SurveyFile::new(format!("host{i}.example"), body.to_vec()))
+        .collect();
+    files.push(SurveyFile {
+        status: Some(503),
+        ..SurveyFile::new("down.example", b"Disallow: /\n".to_vec())
+    });
+    let options = Options {
+        shard,
+        ..Options::default()
+    };
+    survey_files(files.into_iter().map(Ok), "in", &options, &setup, &Quiet)
+        .expect("the survey runs")
+}
+
+#[test]
+fn the_pages_hold_the_tables_and_escape_the_names() {
+    let survey = survey(Shard::WHOLE);
+    let md = markdown::render(&survey);
+    assert!(md.starts_with("# reptest survey\n"), "{md}");
+    assert!(md.contains("| 5xx | 1 | 20.0 % | unreachable:"), "{md}");
+    // A `|` in a name cannot end its cell.
+    assert!(md.contains("| allow\\|all | 1 |"), "{md}");
+    assert!(md.contains("| 2 allow\\|all |"), "{md}");
+    let html = html::render(&survey);
+    assert!(html.starts_with("<!doctype html>") && html.ends_with("</body>\n</html>\n"));
+    assert!(html.contains("<table>") && !html.contains("http"), "{html}");
+    assert!(html.contains("style=\"background:hsl(0,80%,"), "{html}");
+    let json: serde_json::Value = serde_json::from_str(&json::render(&survey)).unwrap();
+    assert_eq!(json["files"]["read"], 5);
+    assert_eq!(json["files"]["surveyed"], 4);
+    assert_eq!(json["implementations"][1]["name"], "allow|all");
+    assert_eq!(json["pairwise"]["implementations"][1], "allow|all");
+    let disagree = &json["pairwise"]["queries_disagree"];
+    assert_eq!(disagree[0][1], disagree[1][0]);
+    assert!(disagree[0][1].as_u64() > Some(0), "{json}");
+}
+
+/// A survey merged from its shards' partials, read back from their JSON as `reptest
+/// survey merge` reads them, renders to the same octets as the whole survey.
+#[test]
+fn a_merged_survey_renders_as_the_whole_one() {
+    let whole = survey(Shard::WHOLE);
+    let partials = (0..2)
+        .map(|i| {
+            let shard = Shard::new(i, 2).unwrap();
+            let text = serde_json::to_string(&Partial::new(shard, survey(shard))).unwrap();
+            let name = Partial::file_name(shard);
+            (name.clone(), Partial::parse(&text, &name).unwrap())
+        })
+        .collect();
+    let merged = partial::merge(partials).unwrap();
+    assert_eq!(json::render(&merged), json::render(&whole));
+    assert_eq!(markdown::render(&merged), markdown::render(&whole));
+    assert_eq!(html::render(&merged), html::render(&whole));
+}
