@@ -192,21 +192,25 @@ impl<'a> Iterator for Lines<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<Line<'a>> {
-        let rest = self.body.get(self.pos..).filter(|rest| !rest.is_empty())?;
+        let rest = self.body.get(self.pos..)?;
+        if rest.is_empty() {
+            return None;
+        }
         self.number += 1;
         let start = self.pos;
-        let (len, end) = match memchr2(b'\n', b'\r', rest) {
-            Some(i) if rest[i] == b'\n' => (i, Some(LineEnd::Lf)),
-            Some(i) if rest.get(i + 1) == Some(&b'\n') => (i, Some(LineEnd::CrLf)),
-            Some(i) => (i, Some(LineEnd::Cr)),
-            None => (rest.len(), None),
+        let (len, end, eol_len) = match memchr2(b'\n', b'\r', rest) {
+            Some(i) if rest[i] == b'\n' => (i, Some(LineEnd::Lf), 1),
+            Some(i) if rest.get(i + 1) == Some(&b'\n') => (i, Some(LineEnd::CrLf), 2),
+            Some(i) => (i, Some(LineEnd::Cr), 1),
+            None => (rest.len(), None, 0),
         };
-        self.pos = start + len + end.map_or(0, |e| e.as_bytes().len());
-        let bom = start == 0 && rest[..len].starts_with(BOM);
+        self.pos = start + len + eol_len;
+        let raw = &rest[..len];
+        let bom = start == 0 && raw.starts_with(BOM);
         Some(Line {
             number: self.number,
             start,
-            raw: &rest[..len],
+            raw,
             bom,
             skip_bom: bom && self.skip_bom,
             end,
@@ -493,9 +497,17 @@ const EXTENSIONS: &[&[u8]] = &[
 
 const DISALLOW_TYPOS: &[&[u8]] = &[b"disalow", b"dissallow", b"dissalow", b"disallaw"];
 
-/// The key `key` (trimmed) names, and whether it is a misspelling.
+/// The record a key (white space already trimmed) names, case-insensitive, and whether
+/// it is a misspelling ([`Record::misspelt`]).
+///
+/// ```
+/// use reptest_reference::syntax::{classify, Key};
+/// assert_eq!(classify(b"User-Agent"), (Key::UserAgent, false));
+/// assert_eq!(classify(b"user agent"), (Key::UserAgent, true));
+/// assert_eq!(classify(b"Crawl-delay"), (Key::Extension, false));
+/// ```
 #[inline]
-fn classify(key: &[u8]) -> (Key, bool) {
+pub fn classify(key: &[u8]) -> (Key, bool) {
     if key.eq_ignore_ascii_case(b"user-agent") {
         return (Key::UserAgent, false);
     }

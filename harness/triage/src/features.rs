@@ -4,9 +4,10 @@
 //! `corpus/questions.toml`); a divergence whose minimized input lacks one of them is not
 //! about that question.
 //!
-//! Every feature is read from the bytes (lines split at CR and LF, a record being
-//! `key: value` with optional white space), never from what an implementation answers.
+//! Every feature is read from the bytes (lines and records as the reference's syntax layer
+//! reads them, [`reptest_reference::syntax`]), never from what an implementation answers.
 
+use reptest_reference::syntax::{self, is_product_token, LineEnd, Record};
 use std::collections::BTreeSet;
 
 /// Every feature name, with what it means.
@@ -85,9 +86,10 @@ pub fn features(body: &[u8], agent: &str, url: &str) -> BTreeSet<&'static str> {
 pub fn features_with(scan: &BodyScan<'_>, agent: &str, url: &str) -> BTreeSet<&'static str> {
     let mut found = scan.found.clone();
     let token = product_token(agent);
-    let path = path_of(url);
+    let path = reptest_reference::written_path(url);
+    let path = path.as_ref();
     encoding_features(path.as_bytes(), &mut found);
-    if is_robots_txt_path(&path) {
+    if is_robots_txt_path(path) {
         found.insert("robots-txt-url");
     }
     if path.contains("//")
@@ -115,9 +117,9 @@ pub fn features_with(scan: &BodyScan<'_>, agent: &str, url: &str) -> BTreeSet<&'
         found.insert("own-group-and-star");
     }
     for value in &scan.rules {
-        rule_features(value, &path, &mut found);
+        rule_features(value, path, &mut found);
     }
-    url_part_features(scan, url, &path, &mut found);
+    url_part_features(scan, url, path, &mut found);
     found
 }
 
@@ -145,11 +147,8 @@ fn url_part_features(
             found.insert("reserved-in-query");
         }
     }
-    let after_authority = url.find("://").map(|at| &url[at + 3..]).and_then(|rest| {
-        rest.find(['/', '?', '#'])
-            .map(|at| &rest[at..])
-            .or(Some(""))
-    });
+    // An empty path: nothing, or only a query, after the authority.
+    let after_authority = reptest_reference::origin(url).map(|origin| &url[origin.len()..]);
     if url.contains('#') || after_authority.is_some_and(|rest| !rest.starts_with('/')) {
         found.insert("fragment-or-empty-path");
     }
@@ -191,7 +190,7 @@ struct ScanGroup<'a> {
 }
 
 impl<'a> BodyScan<'a> {
-    /// Scans `body` (lines split at CR and LF).
+    /// Scans `body`, line by line ([`syntax::lines`], a byte order mark kept in the text).
     pub fn of(body: &'a [u8]) -> BodyScan<'a> {
         let mut found = BTreeSet::new();
         if body.len() > 500_000 {
@@ -209,19 +208,12 @@ impl<'a> BodyScan<'a> {
         if std::str::from_utf8(body).is_err() {
             found.insert("not-utf8");
         }
-        if body
-            .iter()
-            .enumerate()
-            .any(|(i, &b)| b == b'\r' && body.get(i + 1) != Some(&b'\n'))
-        {
-            found.insert("lone-cr");
-        }
         let mut lines = LineScan {
             found,
             ..LineScan::default()
         };
-        for raw in reptest_corpus::write::split_lines(body) {
-            lines.line(raw);
+        for record in syntax::lines(body).keep_bom().records() {
+            lines.line(&record);
         }
         lines.finish()
     }
@@ -244,21 +236,16 @@ struct LineScan<'a> {
 }
 
 impl<'a> LineScan<'a> {
-    /// One line, with its line end.
-    fn line(&mut self, raw: &'a [u8]) {
-        let raw = raw
-            .strip_suffix(b"\n")
-            .unwrap_or(raw)
-            .strip_suffix(b"\r")
-            .unwrap_or(raw.strip_suffix(b"\n").unwrap_or(raw));
-        if raw.len() > 16_000 {
+    /// One line.
+    fn line(&mut self, record: &Record<'a>) {
+        let line = record.line();
+        if line.line_end() == Some(LineEnd::Cr) {
+            self.found.insert("lone-cr");
+        }
+        if line.raw().len() > 16_000 {
             self.found.insert("long-line");
         }
-        let line = strip_bom(raw);
-        let content = match line.iter().position(|&b| b == b'#') {
-            Some(at) => &line[..at],
-            None => line,
-        };
+        let content = strip_bom(record.content());
         if content.iter().all(u8::is_ascii_whitespace) {
             // Blank or comment-only.
             if self.seen_agent {
@@ -267,7 +254,7 @@ impl<'a> LineScan<'a> {
             self.last_was_rule = false;
             return;
         }
-        let Some((key, value, ws)) = record(content) else {
+        let Some((key, value, ws)) = record.colon_split().and_then(key_value) else {
             self.found.insert(if known_key_without_colon(content) {
                 "typo"
             } else {
@@ -275,7 +262,7 @@ impl<'a> LineScan<'a> {
             });
             return;
         };
-        if content.len() < line.len()
+        if record.comment().is_some()
             && !value.is_empty()
             && content.last().is_some_and(|b| !b.is_ascii_whitespace())
         {
@@ -327,7 +314,7 @@ impl<'a> LineScan<'a> {
         } else {
             if value.is_empty() {
                 found.insert("empty-ua-value");
-            } else if !is_token(value) {
+            } else if !is_product_token(value) {
                 found.insert("ua-value-not-token");
             }
             group.values.push(value);
@@ -391,13 +378,6 @@ fn product_token(agent: &str) -> &str {
     agent.split(['/', ' ']).next().unwrap_or(agent)
 }
 
-fn is_token(value: &[u8]) -> bool {
-    !value.is_empty()
-        && value
-            .iter()
-            .all(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'-')
-}
-
 /// The features of one user-agent value (not `*`) against the query's product token;
 /// `true` when the value names the token (ignoring case, also by the value's own token).
 fn agent_value(value: &[u8], token: &str, found: &mut BTreeSet<&'static str>) -> bool {
@@ -420,10 +400,11 @@ fn agent_value(value: &[u8], token: &str, found: &mut BTreeSet<&'static str>) ->
     names_agent
 }
 
-/// `key`, `value` (trimmed) and whether white space stood before the key or the colon.
-fn record(line: &[u8]) -> Option<(&[u8], &[u8], bool)> {
-    let colon = line.iter().position(|&b| b == b':')?;
-    let (key, value) = (&line[..colon], &line[colon + 1..]);
+/// `key`, `value` (trimmed of ASCII white space) and whether white space stood before the
+/// key or the colon, from a line split at its first colon ([`Record::colon_split`]); `None`
+/// for an empty key or one with white space inside.
+fn key_value<'a>((key, value): (&'a [u8], &'a [u8])) -> Option<(&'a [u8], &'a [u8], bool)> {
+    let key = strip_bom(key);
     let trimmed = key.trim_ascii();
     if trimmed.is_empty() || trimmed.iter().any(|b| b.is_ascii_whitespace()) {
         return None;
@@ -549,25 +530,6 @@ fn is_robots_txt_path(path: &str) -> bool {
         .is_some_and(|start| start.eq_ignore_ascii_case(b"/robots.txt"))
 }
 
-/// The path (with query) of an absolute URL or a network-path reference (`//host/path`,
-/// RFC 3986 §4.2), or the URL itself when it is a path.
-fn path_of(url: &str) -> String {
-    let after = if url.starts_with("//") {
-        2
-    } else if url.starts_with('/') {
-        return url.to_string();
-    } else {
-        match url.find("://") {
-            Some(at) => at + 3,
-            None => return url.to_string(),
-        }
-    };
-    match url[after..].find(['/', '?']) {
-        Some(at) => url[after + at..].to_string(),
-        None => "/".to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -577,15 +539,15 @@ mod tests {
     }
 
     #[test]
-    fn the_path_of_each_url_form() {
-        assert_eq!(path_of("/a//b?c"), "/a//b?c");
-        assert_eq!(path_of("https://h//x?y"), "//x?y");
-        assert_eq!(path_of("https://h"), "/");
+    fn empty_segments_of_each_url_form() {
         // A network-path reference: its host is no empty segment of its path.
-        assert_eq!(path_of("//h/a?b"), "/a?b");
         assert!(!f("User-agent: *\nDisallow: /a\n", "a", "//h/a").contains("dot-or-empty-segment"));
         assert!(f("User-agent: *\nDisallow: /a\n", "a", "https://h//a")
             .contains("dot-or-empty-segment"));
+        assert!(f("", "a", "/a/../b").contains("dot-or-empty-segment"));
+        // A fragment is no part of the path (RFC 9309 §2.2.2).
+        assert!(!f("", "a", "/a#//%41").contains("dot-or-empty-segment"));
+        assert!(!f("", "a", "/a#//%41").contains("pct-unreserved"));
     }
 
     #[test]
