@@ -277,24 +277,24 @@ pub struct Record<'a> {
     comment: Option<usize>,
     /// Index in the text of the first `:` before any `#`.
     colon: Option<usize>,
-    reading: Reading,
+    reading: Reading<'a>,
 }
 
 /// What a line's text reads as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Reading {
+struct Reading<'a> {
     kind: Option<Key>,
-    key: (usize, usize),
-    value: (usize, usize),
+    key: &'a [u8],
+    value: &'a [u8],
     misspelt: bool,
     missing_colon: bool,
 }
 
-impl Reading {
-    const NONE: Reading = Reading {
+impl Reading<'_> {
+    const NONE: Reading<'static> = Reading {
         kind: None,
-        key: (0, 0),
-        value: (0, 0),
+        key: b"",
+        value: b"",
         misspelt: false,
         missing_colon: false,
     };
@@ -302,7 +302,7 @@ impl Reading {
 
 impl<'a> Record<'a> {
     /// The syntax of `line`'s text.
-    #[inline]
+    #[inline(always)]
     pub fn new(line: Line<'a>) -> Record<'a> {
         let text = line.text();
         // One scan finds the first `#` or `:`; only after a `:` is a second scan for `#`
@@ -376,15 +376,13 @@ impl<'a> Record<'a> {
     /// The key as written, white space around it dropped (empty when
     /// [`Record::key_kind`] is `None`).
     pub fn key(&self) -> &'a [u8] {
-        let (start, end) = self.reading.key;
-        &self.text()[start..end]
+        self.reading.key
     }
 
     /// The value as written, comment and white space around it dropped (empty when
     /// [`Record::key_kind`] is `None`).
     pub fn value(&self) -> &'a [u8] {
-        let (start, end) = self.reading.value;
-        &self.text()[start..end]
+        self.reading.value
     }
 
     /// Whether the key is a misspelling of `user-agent` (`useragent`, `user agent`) or of
@@ -425,36 +423,37 @@ impl<'a> Record<'a> {
 
 /// The reading of a line's `content` (comment removed) with its first `colon`.
 #[inline]
-fn read(content: &[u8], colon: Option<usize>) -> Reading {
-    let (start, end) = trimmed(content, 0, content.len());
-    if start == end {
+fn read(content: &[u8], colon: Option<usize>) -> Reading<'_> {
+    let trimmed = trim(content);
+    if trimmed.is_empty() {
         return Reading::NONE;
     }
     if let Some(colon) = colon {
-        let key = trimmed(content, 0, colon);
-        let (kind, misspelt) = classify(&content[key.0..key.1]);
+        let key = trim(&content[..colon]);
+        let (kind, misspelt) = classify(key);
         // `Disallow /a:b`: an unknown key with white space in it is no key; the line is
         // read again as a missing colon below.
-        if kind != Key::Unknown || !content[key.0..key.1].iter().any(|&b| is_ws(b)) {
+        if kind != Key::Unknown || !key.iter().any(|&b| is_ws(b)) {
             return Reading {
                 kind: Some(kind),
                 key,
-                value: trimmed(content, colon + 1, content.len()),
+                value: trim(&content[colon + 1..]),
                 misspelt,
                 missing_colon: false,
             };
         }
     }
     // RFC 9309 §2.2.4 MAY: a known key with white space as its separator.
-    let word_end = content[start..end]
+    let split = trimmed
         .iter()
         .position(|&b| is_ws(b))
-        .map_or(end, |i| start + i);
-    match classify(&content[start..word_end]) {
+        .unwrap_or(trimmed.len());
+    let (key, value) = trimmed.split_at(split);
+    match classify(key) {
         (kind @ (Key::UserAgent | Key::Allow | Key::Disallow), misspelt) => Reading {
             kind: Some(kind),
-            key: (start, word_end),
-            value: trimmed(content, word_end, end),
+            key,
+            value: trim(value),
             misspelt,
             missing_colon: true,
         },
@@ -470,20 +469,27 @@ pub fn is_ws(b: u8) -> bool {
 /// `s` without its leading and trailing white space (RFC 9309 §2.2 `WS`: spaces and
 /// tabs only).
 pub fn trim(s: &[u8]) -> &[u8] {
-    let (start, end) = trimmed(s, 0, s.len());
-    &s[start..end]
+    trim_end(trim_start(s))
 }
 
-/// The bounds of `s[start..end]` without its white space at both ends.
-#[inline]
-fn trimmed(s: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
-    while start < end && is_ws(s[start]) {
-        start += 1;
+fn trim_start(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if !is_ws(*first) {
+            break;
+        }
+        s = rest;
     }
-    while end > start && is_ws(s[end - 1]) {
-        end -= 1;
+    s
+}
+
+fn trim_end(mut s: &[u8]) -> &[u8] {
+    while let [rest @ .., last] = s {
+        if !is_ws(*last) {
+            break;
+        }
+        s = rest;
     }
-    (start, end)
+    s
 }
 
 const EXTENSIONS: &[&[u8]] = &[
