@@ -84,16 +84,16 @@ RULES = [
      "without a group"),
     ("group.rs", "Groups::lines", r".", "diagnostic", "the lines of the applied groups"),
     ("group.rs", "lossy", r".", "diagnostic", "the deciding rule's text"),
-    ("lines.rs", "<impl Iterator for Lines<'a>>::next", r"replace (\+= with \*=|== with !=|\+ with \*)",
+    ("syntax.rs", "<impl Iterator for Lines<'a>>::next", r"replace (\+= with \*=|== with !=|\+ with \*)",
      "diagnostic", "line numbers, or CRLF read as CR then an empty line (which changes "
      "nothing: blank lines neither start nor end a group, §2.1)"),
-    ("parse.rs", "Record::name", r".", "diagnostic", "the record named in a warning"),
-    ("parse.rs", "is_user_space_agent", r"(match guard key.len\(\) > 9 with true|replace > with >=)",
+    ("syntax.rs", "Key::name", r".", "diagnostic", "the record named in a warning"),
+    ("syntax.rs", "is_user_space_agent", r"(match guard key.len\(\) > 9 with true|replace > with >=)",
      "identity", "a key of 9 octets that fits `user…agent` is `useragent`, which the "
      "typo list accepts anyway"),
-    ("parse.rs", "has_control", r"replace \| with \^", "disjoint-bits",
+    ("syntax.rs", "has_control", r"replace \| with \^", "disjoint-bits",
      "an octet below 0x20 is never 0x7F (the `found |` fold is caught)"),
-    ("parse.rs", "parse_line", r"match guard key.iter\(\).any\(\|&b\| is_ws\(b\)\) with (true|false)",
+    ("syntax.rs", "read", r"(replace != with ==|replace \|\| with &&|delete !)",
      "choice", "how the missing-colon leniency (§2.2.4 MAY) reads `Disallow /a:b`; "
      "Google reads such a key by its prefix, a departure `Config::google()` does not model"),
     ("pattern.rs", "Lead::of", r".", "fast-path", "the prefilter then lets every path through"),

@@ -29,8 +29,14 @@ fn is_token_char(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'-' || b == b'_'
 }
 
-/// Whether `value` is a bare product token (RFC 9309 §2.2.1: `a-z A-Z _ -`).
-pub(crate) fn is_product_token(value: &[u8]) -> bool {
+/// Whether `value` is a bare product token (RFC 9309 §2.2.1: `a-z A-Z _ -`), not empty.
+///
+/// ```
+/// use reptest_reference::syntax::is_product_token;
+/// assert!(is_product_token(b"Example_bot-x"));
+/// assert!(!is_product_token(b"examplebot/1.0") && !is_product_token(b"*"));
+/// ```
+pub fn is_product_token(value: &[u8]) -> bool {
     !value.is_empty() && value.iter().all(|&b| is_token_char(b))
 }
 

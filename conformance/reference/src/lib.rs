@@ -11,6 +11,9 @@
 //! * [`access::rules_in_force`] is the access method of RFC 9309 §2.3.1 and
 //!   the caching rule of §2.4 as a pure function; [`check_fetch`] combines it
 //!   with parsing and checking.
+//! * [`syntax`] is the lossless syntax of a file, line by line (RFC 9309 §2.2), that
+//!   the parser reads through and that tools read too; [`target_path`] is the path of a
+//!   URL that rules are matched against (§2.2.2).
 //!
 //! ```
 //! use reptest_reference::{Config, Robots};
@@ -33,6 +36,7 @@ mod lines;
 mod parse;
 mod pattern;
 mod robots;
+pub mod syntax;
 mod url;
 mod verdict;
 mod warning;
@@ -40,7 +44,7 @@ mod warning;
 pub use access::AccessReason;
 pub use config::{AgentValueMatch, Config, PatternWithoutSlash, MIN_PARSE_LIMIT};
 pub use robots::{comparison_path, Robots};
-pub use url::{origin, target_path};
+pub use url::{origin, target_path, written_path};
 pub use verdict::{MatchedRule, Reason, RuleKind, Verdict};
 pub use warning::{Warning, WarningKind};
 

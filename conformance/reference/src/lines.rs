@@ -1,13 +1,10 @@
-//! Splitting a file into lines (RFC 9309 §2.2: `EOL = %x0A / %x0D / %x0D.0A`).
-//!
-//! CR, LF and CRLF each end exactly one line, and may be mixed in one file
-//! (requirement `2.2-EOL`). Line numbers are 1-based and count line ends
-//! so. The text after the last line end is a line if it is not empty.
+//! The parser's view of a body's lines (RFC 9309 §2.2: `EOL = %x0A / %x0D / %x0D.0A`),
+//! read through the one line scanner, [`crate::syntax::Lines`].
 
-use memchr::memchr2;
+use crate::syntax;
 
 /// The UTF-8 byte order mark.
-pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(crate) use crate::syntax::BOM;
 
 /// One line of the file, without its line end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,25 +14,23 @@ pub(crate) struct Line<'a> {
     /// Offset just past the line's last octet (its line end excluded), from
     /// the start of the whole body (a skipped BOM included).
     pub(crate) end: usize,
-    /// The line's octets, line end excluded.
+    /// The line's octets, line end excluded (a skipped BOM excluded).
     pub(crate) content: &'a [u8],
 }
 
 /// Iterator over the lines of a body.
 #[derive(Debug, Clone)]
 pub(crate) struct Lines<'a> {
-    body: &'a [u8],
-    pos: usize,
-    number: usize,
+    inner: syntax::Lines<'a>,
 }
 
 impl<'a> Lines<'a> {
-    /// Lines of `body` starting at byte offset `start` (e.g. 3 to skip a BOM).
+    /// Lines of `body`; `start` is 0, or [`BOM`]`.len()` to skip a BOM the body starts
+    /// with (see [`starts_with_bom`]).
     pub(crate) fn new(body: &'a [u8], start: usize) -> Self {
+        let inner = syntax::lines(body);
         Lines {
-            body,
-            pos: start.min(body.len()),
-            number: 0,
+            inner: if start == 0 { inner.keep_bom() } else { inner },
         }
     }
 }
@@ -43,36 +38,13 @@ impl<'a> Lines<'a> {
 impl<'a> Iterator for Lines<'a> {
     type Item = Line<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<Line<'a>> {
-        let rest = self.body.get(self.pos..)?;
-        if rest.is_empty() {
-            return None;
-        }
-        self.number += 1;
-        let start = self.pos;
-        match memchr2(b'\n', b'\r', rest) {
-            Some(i) => {
-                let eol_len = if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') {
-                    2
-                } else {
-                    1
-                };
-                self.pos = start + i + eol_len;
-                Some(Line {
-                    number: self.number,
-                    end: start + i,
-                    content: &rest[..i],
-                })
-            }
-            None => {
-                self.pos = self.body.len();
-                Some(Line {
-                    number: self.number,
-                    end: self.body.len(),
-                    content: rest,
-                })
-            }
-        }
+        self.inner.next().map(|line| Line {
+            number: line.number(),
+            end: line.span().end,
+            content: line.text(),
+        })
     }
 }
 
@@ -86,66 +58,29 @@ pub(crate) fn starts_with_bom(body: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-    fn contents(body: &[u8]) -> Vec<(usize, &[u8])> {
-        Lines::new(body, 0).map(|l| (l.number, l.content)).collect()
-    }
-
     #[test]
-    fn empty_body_has_no_lines() {
-        assert!(contents(b"").is_empty());
-    }
-
-    #[test]
-    fn each_line_end_counts_once() {
-        assert_eq!(
-            contents(b"a\nb\rc\r\nd"),
-            vec![(1, &b"a"[..]), (2, b"b"), (3, b"c"), (4, b"d")]
-        );
-    }
-
-    #[test]
-    fn lf_cr_is_two_line_ends() {
-        assert_eq!(
-            contents(b"a\n\rb"),
-            vec![(1, &b"a"[..]), (2, b""), (3, b"b")]
-        );
-    }
-
-    #[test]
-    fn trailing_line_end_adds_no_line() {
-        assert_eq!(contents(b"a\r\n"), vec![(1, &b"a"[..])]);
-        assert_eq!(contents(b"\n\n"), vec![(1, &b""[..]), (2, b"")]);
-    }
-
-    #[test]
-    fn cr_at_end_of_body() {
-        assert_eq!(contents(b"a\r"), vec![(1, &b"a"[..])]);
-    }
-
-    #[test]
-    fn end_offsets() {
-        let ends: Vec<usize> = Lines::new(b"ab\r\ncd\ne", 0).map(|l| l.end).collect();
-        assert_eq!(ends, vec![2, 6, 8]);
+    fn numbers_ends_and_contents() {
+        let lines: Vec<Line<'_>> = Lines::new(b"ab\r\ncd\ne", 0).collect();
+        let got: Vec<(usize, usize, &[u8])> =
+            lines.iter().map(|l| (l.number, l.end, l.content)).collect();
+        assert_eq!(got, [(1, 2, &b"ab"[..]), (2, 6, b"cd"), (3, 8, b"e")]);
     }
 
     #[test]
     fn start_offset_skips_bom() {
         let body = b"\xEF\xBB\xBFab\ncd";
         assert!(starts_with_bom(body));
-        let lines: Vec<Line<'_>> = Lines::new(body, 3).collect();
+        let lines: Vec<Line<'_>> = Lines::new(body, BOM.len()).collect();
         assert_eq!(lines[0].content, b"ab");
         assert_eq!(lines[0].end, 5);
         assert_eq!(lines[1].number, 2);
+        let kept: Vec<Line<'_>> = Lines::new(body, 0).collect();
+        assert_eq!(kept[0].content, b"\xEF\xBB\xBFab");
     }
 
     #[test]
     fn partial_bom_is_not_a_bom() {
         assert!(!starts_with_bom(b"\xEF\xBBab"));
         assert!(!starts_with_bom(b"a\xEF\xBB\xBF"));
-    }
-
-    #[test]
-    fn start_beyond_body_is_empty() {
-        assert_eq!(Lines::new(b"ab", 10).count(), 0);
     }
 }

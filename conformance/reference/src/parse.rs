@@ -8,9 +8,10 @@
 //! and never end a group (`2.2.4-NO-INTERFERE`). A line that cannot be
 //! parsed is ignored without affecting the others (RFC 9309 §2.3.1.5).
 
-use memchr::{memchr, memchr2};
-
+use crate::syntax::{Key, Record};
 use crate::warning::{Sink, WarningKind};
+
+pub(crate) use crate::syntax::has_control;
 
 /// What one line says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,225 +28,64 @@ pub(crate) enum Directive<'a> {
     Ignored,
 }
 
-/// The three records RFC 9309 defines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Record {
-    UserAgent,
-    Allow,
-    Disallow,
-}
-
-impl Record {
-    fn name(self) -> &'static str {
-        match self {
-            Record::UserAgent => "user-agent",
-            Record::Allow => "allow",
-            Record::Disallow => "disallow",
-        }
-    }
-
-    fn directive(self, value: &[u8]) -> Directive<'_> {
-        match self {
-            Record::UserAgent => Directive::UserAgent(value),
-            Record::Allow => Directive::Allow(value),
-            Record::Disallow => Directive::Disallow(value),
-        }
+/// The directive of a record of `key`, one of the three of RFC 9309 §2.2.
+fn directive(key: Key, value: &[u8]) -> Directive<'_> {
+    match key {
+        Key::UserAgent => Directive::UserAgent(value),
+        Key::Allow => Directive::Allow(value),
+        Key::Disallow => Directive::Disallow(value),
+        Key::Sitemap | Key::Extension | Key::Unknown => Directive::Ignored,
     }
 }
 
-/// How a key was recognised.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Key {
-    /// Exactly a defined record name (any case).
-    Exact(Record),
-    /// A common misspelling of one (RFC 9309 §2.2.4 MAY).
-    Typo(Record),
-    /// A well-known extension record: ignored silently.
-    Extension,
-    /// Anything else.
-    Unknown,
-}
-
-fn is_ws(b: u8) -> bool {
-    b == b' ' || b == b'\t'
-}
-
-/// Removes spaces and tabs at both ends (RFC 9309 §2.2 `WS`).
-pub(crate) fn trim(mut s: &[u8]) -> &[u8] {
-    while let [first, rest @ ..] = s {
-        if is_ws(*first) {
-            s = rest;
-        } else {
-            break;
-        }
-    }
-    while let [rest @ .., last] = s {
-        if is_ws(*last) {
-            s = rest;
-        } else {
-            break;
-        }
-    }
-    s
-}
-
-const EXTENSIONS: &[&[u8]] = &[
-    b"sitemap",
-    b"crawl-delay",
-    b"host",
-    b"clean-param",
-    b"request-rate",
-    b"visit-time",
-    b"noindex",
-];
-
-const DISALLOW_TYPOS: &[&[u8]] = &[b"disalow", b"dissallow", b"dissalow", b"disallaw"];
-
-fn classify(key: &[u8]) -> Key {
-    if key.eq_ignore_ascii_case(b"user-agent") {
-        return Key::Exact(Record::UserAgent);
-    }
-    if key.eq_ignore_ascii_case(b"allow") {
-        return Key::Exact(Record::Allow);
-    }
-    if key.eq_ignore_ascii_case(b"disallow") {
-        return Key::Exact(Record::Disallow);
-    }
-    if DISALLOW_TYPOS.iter().any(|t| key.eq_ignore_ascii_case(t)) {
-        return Key::Typo(Record::Disallow);
-    }
-    if key.eq_ignore_ascii_case(b"useragent") || is_user_space_agent(key) {
-        return Key::Typo(Record::UserAgent);
-    }
-    if EXTENSIONS.iter().any(|e| key.eq_ignore_ascii_case(e)) {
-        return Key::Extension;
-    }
-    Key::Unknown
-}
-
-/// `user` + one or more spaces/tabs + `agent`, any case.
-fn is_user_space_agent(key: &[u8]) -> bool {
-    match (
-        key.get(..4),
-        key.len().checked_sub(5).and_then(|i| key.get(i..)),
-    ) {
-        (Some(user), Some(agent)) if key.len() > 9 => {
-            user.eq_ignore_ascii_case(b"user")
-                && agent.eq_ignore_ascii_case(b"agent")
-                && key[4..key.len() - 5].iter().all(|&b| is_ws(b))
-        }
-        _ => false,
-    }
-}
-
-/// Whether a rule's value holds a control octet: NUL, any other C0 control but tab,
-/// or DEL.
-///
-/// RFC 9309 §2.2: `path-pattern = "/" *UTF8-char-noctl`, "UTF8 derived from RFC 3629,
-/// but excluding control characters" (its range `%x24-7F` reaches DEL, which its own
-/// comment excludes, as RFC 5234's `CTL` does). Such a line is no rule of the ABNF and
-/// no spelling of one that a lenient reader could repair without inventing octets: cut
-/// at the control, the control dropped or kept, each would give it a meaning it does not
-/// have. So it is ignored like any line that is no record (§2.3.1.5: "Crawlers MUST
-/// use the parseable rules."), the scope decision of `corpus/README.md`. Tab is the
-/// white space of the ABNF (`WS`) and is left to the value as before.
-pub(crate) fn has_control(value: &[u8]) -> bool {
-    // Every rule goes through this at parse: no early exit, so that the loop vectorizes.
-    value.iter().fold(false, |found, &b| {
-        found | ((b < 0x20) & (b != b'\t')) | (b == 0x7F)
-    })
-}
-
-/// Parses one line (line end already removed).
+/// Parses one line (line end already removed): its syntax ([`Record`]), then what the
+/// parser makes of it, with its warnings.
+#[inline]
 pub(crate) fn parse_line<'a>(
     line: &'a [u8],
     number: usize,
     accept_typos: bool,
     sink: &mut Sink<'_>,
 ) -> Directive<'a> {
-    // RFC 9309 §2.2.3: `#` starts a comment that runs to the end of the line.
-    // One scan finds the first `#` or `:`; only after a `:` is a second
-    // scan for `#` needed.
-    let (content, colon) = match memchr2(b'#', b':', line) {
-        Some(i) if line[i] == b'#' => (&line[..i], None),
-        Some(i) => match memchr(b'#', &line[i + 1..]) {
-            Some(j) => (&line[..i + 1 + j], Some(i)),
-            None => (line, Some(i)),
-        },
-        None => (line, None),
-    };
-    let trimmed = trim(content);
-    if trimmed.is_empty() {
-        return Directive::Blank;
-    }
-    if let Some(colon) = colon {
-        let key = trim(&content[..colon]);
-        let value = trim(&content[colon + 1..]);
-        match classify(key) {
-            Key::Exact(record) => return record.directive(value),
-            Key::Typo(record) => return typo(key, record, value, number, accept_typos, sink),
-            Key::Extension => return Directive::Ignored,
-            // `Disallow /a:b`: the colon belongs to the value; treat as a
-            // missing colon below if the first word is a record name.
-            Key::Unknown if key.iter().any(|&b| is_ws(b)) => {}
-            Key::Unknown => {
-                sink.warn(number, || {
-                    WarningKind::UnknownRecord(String::from_utf8_lossy(key).into_owned())
-                });
-                return Directive::Ignored;
-            }
+    let record = Record::parse(number, line);
+    let Some(key) = record.key_kind() else {
+        if record.is_blank() {
+            return Directive::Blank;
         }
+        sink.warn(number, || WarningKind::Unparseable);
+        return Directive::Ignored;
+    };
+    if record.missing_colon() {
+        sink.warn(number, || WarningKind::MissingColon);
     }
-    missing_colon(trimmed, number, accept_typos, sink)
-}
-
-fn typo<'a>(
-    key: &[u8],
-    record: Record,
-    value: &'a [u8],
-    number: usize,
-    accept_typos: bool,
-    sink: &mut Sink<'_>,
-) -> Directive<'a> {
-    sink.warn(number, || WarningKind::Typo {
-        written: String::from_utf8_lossy(key).into_owned(),
-        meant: record.name(),
-        accepted: accept_typos,
-    });
-    if accept_typos {
-        record.directive(value)
-    } else {
-        Directive::Ignored
+    match key {
+        // RFC 9309 §2.2.4: other records are ignored (the well-known ones silently).
+        Key::Sitemap | Key::Extension => Directive::Ignored,
+        Key::Unknown => {
+            sink.warn(number, || {
+                WarningKind::UnknownRecord(String::from_utf8_lossy(record.key()).into_owned())
+            });
+            Directive::Ignored
+        }
+        _ if record.misspelt() => {
+            sink.warn(number, || WarningKind::Typo {
+                written: String::from_utf8_lossy(record.key()).into_owned(),
+                meant: key.name().unwrap_or_default(),
+                accepted: accept_typos,
+            });
+            accepted(accept_typos, key, record.value())
+        }
+        // `Disallow /x`: a record with white space as separator (RFC 9309 §2.2.4 MAY).
+        _ if record.missing_colon() => accepted(accept_typos, key, record.value()),
+        _ => directive(key, record.value()),
     }
 }
 
-/// A line without a usable colon: `Disallow /x` is a record with white space
-/// as separator when typos are accepted (RFC 9309 §2.2.4 MAY).
-fn missing_colon<'a>(
-    content: &'a [u8],
-    number: usize,
-    accept_typos: bool,
-    sink: &mut Sink<'_>,
-) -> Directive<'a> {
-    let split = content
-        .iter()
-        .position(|&b| is_ws(b))
-        .unwrap_or(content.len());
-    let (key, value) = content.split_at(split);
-    let value = trim(value);
-    let record = match classify(key) {
-        Key::Exact(record) | Key::Typo(record) => record,
-        Key::Extension | Key::Unknown => {
-            sink.warn(number, || WarningKind::Unparseable);
-            return Directive::Ignored;
-        }
-    };
-    sink.warn(number, || WarningKind::MissingColon);
-    if let Key::Typo(record) = classify(key) {
-        return typo(key, record, value, number, accept_typos, sink);
-    }
+/// The directive of a misspelt record or one without its colon: only when such records
+/// are accepted ([`crate::Config::accept_typos`]).
+fn accepted(accept_typos: bool, key: Key, value: &[u8]) -> Directive<'_> {
     if accept_typos {
-        record.directive(value)
+        directive(key, value)
     } else {
         Directive::Ignored
     }
@@ -265,13 +105,6 @@ mod tests {
 
     fn strict(line: &[u8]) -> Directive<'_> {
         parse(line, false).0
-    }
-
-    #[test]
-    fn trims_spaces_and_tabs_only() {
-        assert_eq!(trim(b" \t a b \t"), b"a b");
-        assert_eq!(trim(b"   "), b"");
-        assert_eq!(trim(b"\x0ba\x0c"), b"\x0ba\x0c");
     }
 
     #[test]
@@ -377,16 +210,6 @@ mod tests {
         assert_eq!(parse(b"disallow", true).0, Directive::Disallow(b""));
         // no white space separator: not a record
         assert_eq!(parse(b"Disallow/x", true).0, Directive::Ignored);
-    }
-
-    #[test]
-    fn control_octets() {
-        for value in [&b"/a\0b"[..], b"/\x01", b"/a\x1f", b"/a\x7f", b"\x0b/a"] {
-            assert!(has_control(value), "{value:?}");
-        }
-        for value in [&b"/a b"[..], b"/a\tb", b"/%00", b"/\x80\xff", b""] {
-            assert!(!has_control(value), "{value:?}");
-        }
     }
 
     #[test]

@@ -43,18 +43,34 @@ use std::borrow::Cow;
 /// assert_eq!(target_path("/private/open/../../private/x?a=../b"), "/private/x?a=../b");
 /// ```
 pub fn target_path(url: &str) -> Cow<'_, str> {
-    let (slash, rest) = path_and_query(url.as_bytes());
-    // `rest` is a sub-slice of `url` cut at ASCII bytes, so it is valid UTF-8.
-    let rest = std::str::from_utf8(rest).unwrap_or_default();
-    let path = if slash {
-        Cow::Owned(format!("/{rest}"))
-    } else {
-        Cow::Borrowed(rest)
-    };
+    let path = written_path(url);
     match remove_dot_segments(path.as_bytes()) {
         // Segments of valid UTF-8 joined with `/` are valid UTF-8.
         Some(resolved) => Cow::Owned(String::from_utf8(resolved).unwrap_or_default()),
         None => path,
+    }
+}
+
+/// The path and query of `url` as written: [`target_path`] before its `.` and `..`
+/// segments are resolved (no scheme, authority or fragment, always starting with `/`).
+/// For a tool that looks at how a URL is written (a dot segment, a `%` escape inside a
+/// segment that resolving removes); every verdict uses [`target_path`].
+///
+/// ```
+/// use reptest_reference::{target_path, written_path};
+/// assert_eq!(written_path("https://example.com/a/../b?c#d"), "/a/../b?c");
+/// assert_eq!(target_path("https://example.com/a/../b?c#d"), "/b?c");
+/// assert_eq!(written_path("https://example.com"), "/");
+/// assert_eq!(written_path("https://example.com?q"), "/?q");
+/// ```
+pub fn written_path(url: &str) -> Cow<'_, str> {
+    let (slash, rest) = path_and_query(url.as_bytes());
+    // `rest` is a sub-slice of `url` cut at ASCII bytes, so it is valid UTF-8.
+    let rest = std::str::from_utf8(rest).unwrap_or_default();
+    if slash {
+        Cow::Owned(format!("/{rest}"))
+    } else {
+        Cow::Borrowed(rest)
     }
 }
 

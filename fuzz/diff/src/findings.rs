@@ -11,6 +11,7 @@ use crate::campaign::{CampaignReport, Found};
 use reptest_corpus::names;
 use reptest_corpus::write::SEGMENT_THRESHOLD;
 use reptest_corpus::{Case, Corpus, Dimension, Expect, Level, Query};
+use reptest_triage::features::{features, Feature};
 use reptest_triage::signature::Signature;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -99,9 +100,9 @@ pub fn finding_case(campaign: &str, seed: u64, found: &Found) -> Case {
     let (mut requirements, mut level) = requirements(signature);
     // The `case` dimension covers three requirements: name the one the input shows.
     if let Some(at) = requirements.iter().position(|r| *r == "2.2.2-CASE") {
-        let shown = reptest_triage::features::features(&example.body, &example.agent, &example.url);
-        if !shown.contains("path-case") {
-            requirements[at] = if shown.contains("agent-case") {
+        let shown = features(&example.body, &example.agent, &example.url);
+        if !shown.contains(&Feature::PathCase) {
+            requirements[at] = if shown.contains(&Feature::AgentCase) {
                 "2.2.1-CASE"
             } else {
                 "2.2-KEY-CASE"

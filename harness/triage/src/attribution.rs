@@ -22,6 +22,7 @@
 //! `harness/cli/tests/integration/fuzz.rs` measures it on the committed findings from their recorded
 //! answers, each finding left out of its question's examples.
 
+use crate::features::Feature;
 use crate::signature::Signature;
 use rayon::prelude::*;
 use reptest_core::{CaseInput, Implementation, QueryInput};
@@ -95,8 +96,9 @@ pub struct Attribution {
 #[derive(Debug, Clone)]
 struct Known {
     id: String,
-    /// The features a divergence about it needs.
-    features: BTreeSet<String>,
+    /// The features a divergence about it needs; `None` when the question names one that
+    /// is no [`Feature`] (it is then no candidate).
+    features: Option<BTreeSet<Feature>>,
     /// Per example: implementation name to outcome word.
     examples: Vec<BTreeMap<String, OutcomeWord>>,
 }
@@ -148,7 +150,11 @@ impl Attribution {
             .filter(|(probe, _)| !probe.examples.is_empty())
             .map(|(probe, answers)| Known {
                 id: probe.id.clone(),
-                features: probe.features.iter().cloned().collect(),
+                features: probe
+                    .features
+                    .iter()
+                    .map(|name| Feature::from_name(name))
+                    .collect(),
                 examples: answers,
             })
             .collect();
@@ -184,7 +190,7 @@ impl Attribution {
     pub fn of_verdicts(
         &self,
         verdicts: &BTreeMap<&str, bool>,
-        features: &BTreeSet<&str>,
+        features: &BTreeSet<Feature>,
     ) -> Option<&str> {
         self.best(verdicts, features)
             .filter(|(_, similarity)| *similarity >= MIN_SIMILARITY)
@@ -195,11 +201,14 @@ impl Attribution {
     pub fn best(
         &self,
         verdicts: &BTreeMap<&str, bool>,
-        features: &BTreeSet<&str>,
+        features: &BTreeSet<Feature>,
     ) -> Option<(&str, f64)> {
         let mut best: Option<((u32, usize, usize), &str)> = None;
         for (at, q) in self.known.iter().enumerate() {
-            if q.features.is_empty() || !q.features.iter().all(|f| features.contains(f.as_str())) {
+            let Some(needed) = q.features.as_ref() else {
+                continue;
+            };
+            if needed.is_empty() || !needed.is_subset(features) {
                 continue;
             }
             for words in &q.examples {
@@ -208,7 +217,7 @@ impl Attribution {
                 };
                 let score = (
                     (similarity * 1000.0).round() as u32,
-                    q.features.len(),
+                    needed.len(),
                     usize::MAX - at,
                 );
                 if best.as_ref().is_none_or(|(b, _)| score > *b) {

@@ -2,6 +2,7 @@
 //! generator, so that a minimized input is tagged by what it still contains.
 
 use reptest_corpus::Dimension;
+use reptest_reference::syntax::{self, is_product_token, trim, Key, Record};
 use std::collections::BTreeSet;
 
 /// A body longer than this is tagged [`Dimension::SizeLimits`] (the RFC's minimum parse
@@ -34,14 +35,15 @@ pub const LONG_LINE: usize = 16_000;
 ///   other ignoring case (§2.2.1).
 pub fn dimensions(body: &[u8], agent: &str, url: &str) -> BTreeSet<Dimension> {
     let mut found = BTreeSet::new();
-    let path = path_of(url);
+    let path = reptest_reference::written_path(url);
+    let path = path.as_ref();
     if body.len() > LARGE_BODY {
         found.insert(Dimension::SizeLimits);
     }
     if path.bytes().any(|b| b == b'%' || !b.is_ascii()) {
         found.insert(Dimension::PercentEncoding);
     }
-    if !is_token(agent.as_bytes()) {
+    if !is_product_token(agent.as_bytes()) {
         found.insert(Dimension::AgentNames);
     }
     // `contains` on bytes is a memchr: cheap even on a padded body.
@@ -54,15 +56,16 @@ pub fn dimensions(body: &[u8], agent: &str, url: &str) -> BTreeSet<Dimension> {
     let mut groups = 0usize;
     let mut in_rules = false;
     let (mut star, mut specific) = (false, false);
-    for line in body.split(|&b| b == b'\n' || b == b'\r') {
-        if line.len() > LONG_LINE {
+    for line in syntax::lines(body).keep_bom().records() {
+        if line.line().raw().len() > LONG_LINE {
             found.insert(Dimension::SizeLimits);
         }
-        let Some((key, value)) = record(line) else {
+        let Some((key, value)) = record(&line) else {
             continue;
         };
         let canonical = |lower: &[u8], title: &[u8]| key == lower || key == title;
-        if key.eq_ignore_ascii_case(b"user-agent") {
+        let kind = syntax::classify(key);
+        if kind == (Key::UserAgent, false) {
             if !(canonical(b"user-agent", b"User-agent") || key == b"User-Agent") {
                 found.insert(Dimension::Case);
             }
@@ -76,7 +79,7 @@ pub fn dimensions(body: &[u8], agent: &str, url: &str) -> BTreeSet<Dimension> {
                 specific = true;
                 agent_value(value, agent, &mut found);
             }
-        } else if key.eq_ignore_ascii_case(b"allow") || key.eq_ignore_ascii_case(b"disallow") {
+        } else if matches!(kind, (Key::Allow | Key::Disallow, false)) {
             if !(canonical(b"allow", b"Allow") || canonical(b"disallow", b"Disallow")) {
                 found.insert(Dimension::Case);
             }
@@ -86,7 +89,7 @@ pub fn dimensions(body: &[u8], agent: &str, url: &str) -> BTreeSet<Dimension> {
             in_rules = true;
             rule_value(value, path, &mut found);
         } else {
-            if key.eq_ignore_ascii_case(b"sitemap") && !canonical(b"sitemap", b"Sitemap") {
+            if kind.0 == Key::Sitemap && !canonical(b"sitemap", b"Sitemap") {
                 found.insert(Dimension::Case);
             }
             if groups > 0 {
@@ -101,16 +104,12 @@ pub fn dimensions(body: &[u8], agent: &str, url: &str) -> BTreeSet<Dimension> {
     found
 }
 
-/// The key and value of a record line, white space trimmed, a comment and a leading
-/// byte order mark (or part of one) removed; `None` for a line without a colon or with
-/// an empty key.
-fn record(line: &[u8]) -> Option<(&[u8], &[u8])> {
-    let line = match line.iter().position(|&b| b == b'#') {
-        Some(i) => &line[..i],
-        None => line,
-    };
-    let colon = line.iter().position(|&b| b == b':')?;
-    let mut key = trim(&line[..colon]);
+/// The key and value of a record line, split at its first colon ([`Record::colon_split`],
+/// the comment removed), white space trimmed and a leading byte order mark (or part of
+/// one) removed from the key; `None` for a line without a colon or with an empty key.
+fn record<'a>(line: &Record<'a>) -> Option<(&'a [u8], &'a [u8])> {
+    let (key, value) = line.colon_split()?;
+    let mut key = trim(key);
     while let [0xEF | 0xBB | 0xBF, rest @ ..] = key {
         key = rest;
     }
@@ -118,30 +117,13 @@ fn record(line: &[u8]) -> Option<(&[u8], &[u8])> {
     if key.is_empty() {
         return None;
     }
-    Some((key, trim(&line[colon + 1..])))
-}
-
-fn trim(mut s: &[u8]) -> &[u8] {
-    while let [b' ' | b'\t', rest @ ..] = s {
-        s = rest;
-    }
-    while let [rest @ .., b' ' | b'\t'] = s {
-        s = rest;
-    }
-    s
-}
-
-/// Whether `s` is a bare product token: `a-z A-Z _ -` only (RFC 9309 §2.2.1).
-fn is_token(s: &[u8]) -> bool {
-    !s.is_empty()
-        && s.iter()
-            .all(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'-')
+    Some((key, trim(value)))
 }
 
 /// Tags from one specific user-agent value and the query's agent.
 fn agent_value(value: &[u8], agent: &str, found: &mut BTreeSet<Dimension>) {
     let agent = agent.as_bytes();
-    if !is_token(value) {
+    if !is_product_token(value) {
         found.insert(Dimension::AgentNames);
     }
     if value.eq_ignore_ascii_case(agent) {
@@ -189,25 +171,6 @@ fn rule_value(value: &[u8], path: &str, found: &mut BTreeSet<Dimension>) {
         && &path[..prefix.len()] != prefix
     {
         found.insert(Dimension::Case);
-    }
-}
-
-/// The path and query of an absolute URL (or the URL itself when it has no
-/// `scheme://authority`), without a fragment.
-fn path_of(url: &str) -> &str {
-    let rest = match url.find("://") {
-        Some(i) => {
-            let after = &url[i + 3..];
-            match after.find(['/', '?', '#']) {
-                Some(j) => &after[j..],
-                None => "",
-            }
-        }
-        None => url,
-    };
-    match rest.find('#') {
-        Some(i) => &rest[..i],
-        None => rest,
     }
 }
 
@@ -336,13 +299,5 @@ mod tests {
     fn comments_and_bom_do_not_hide_keys() {
         let body = b"\xEF\xBB\xBFUser-agent: a # x\nDisallow: /a#*\n";
         assert_eq!(dims(body, "examplebot", URL), [Bom]);
-    }
-
-    #[test]
-    fn path_of_urls() {
-        assert_eq!(path_of("https://example.com/a?b#c"), "/a?b");
-        assert_eq!(path_of("https://example.com"), "");
-        assert_eq!(path_of("https://example.com?q"), "?q");
-        assert_eq!(path_of("/x#y"), "/x");
     }
 }

@@ -513,16 +513,24 @@ fn is_comment_line(line: &[u8]) -> bool {
     line.trim_ascii_start().starts_with(b"#")
 }
 
-/// Where the path starts in an absolute URL (or 0 for a path).
+/// Where the path starts in an absolute URL (or 0 for a path): right after its origin
+/// ([`reptest_reference::origin`]), when a `/` follows it.
 fn path_start(url: &str) -> Option<usize> {
     if url.starts_with('/') {
         return Some(0);
     }
-    let after_scheme = url.find("://")? + 3;
-    url[after_scheme..].find('/').map(|at| after_scheme + at)
+    let at = reptest_reference::origin(url)?.len();
+    url[at..].starts_with('/').then_some(at)
 }
 
-pub(crate) use reptest_corpus::write::split_lines;
+/// The lines of `body`, each with its line end (LF, CRLF or a lone CR), as the
+/// reference's syntax layer splits them ([`reptest_reference::syntax::lines`]).
+pub(crate) fn split_lines(body: &[u8]) -> Vec<&[u8]> {
+    reptest_reference::syntax::lines(body)
+        .keep_bom()
+        .map(|line| line.with_line_end(body))
+        .collect()
+}
 
 fn split_terminator(line: &[u8]) -> (&[u8], &[u8]) {
     let content_len = line

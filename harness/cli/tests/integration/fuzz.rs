@@ -515,7 +515,7 @@ fn findings_are_attributed_to_their_own_questions() {
     );
 }
 
-/// Every question names known features (`reptest::triage::features::FEATURES`), and each
+/// Every question names known features (`reptest::triage::features::Feature`), and each
 /// of its examples (findings and cases alike) shows them: else attribution could never
 /// send its own divergences to it. A question about fetch outcomes (every example has a
 /// `[case.fetch]`, RFC 9309 §2.3.1, §2.4) names none: campaigns generate bodies only, so
@@ -523,7 +523,7 @@ fn findings_are_attributed_to_their_own_questions() {
 /// status or network fault.
 #[test]
 fn questions_name_features_their_examples_show() {
-    use reptest::triage::features::{features, is_feature};
+    use reptest::triage::features::{features, is_feature, Feature};
     let corpus = Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"));
     let mut problems = Vec::new();
     for question in corpus.questions() {
@@ -552,7 +552,7 @@ fn questions_name_features_their_examples_show() {
             };
             let shown = features(&case.body, &query.agent, &query.url);
             for feature in &question.features {
-                if !shown.contains(feature.as_str()) {
+                if !Feature::from_name(feature).is_some_and(|f| shown.contains(&f)) {
                     problems.push(format!(
                         "{}: example {example} does not show `{feature}` (it shows {shown:?})",
                         question.id

@@ -2,27 +2,14 @@
 //! quoting the file in visible notation (a binary file prints no raw bytes), and whether
 //! any line of the file was a record at all.
 
+use reptest_reference::syntax::{self, trim, Record};
 use reptest_reference::{Warning, WarningKind};
 
 /// The lines of `body` (without their line ends), in order from line 1: CR, LF and CRLF
-/// each end one line (RFC 9309 §2.2), as the reference numbers them. Lazy: a long body
-/// costs no memory.
+/// each end one line (RFC 9309 §2.2), as the reference numbers them
+/// ([`syntax::lines`]; a byte order mark kept). Lazy: a long body costs no memory.
 pub fn lines(body: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut rest = Some(body);
-    std::iter::from_fn(move || {
-        let text = rest?;
-        let Some(end) = text.iter().position(|&b| b == b'\r' || b == b'\n') else {
-            rest = None;
-            return Some(text);
-        };
-        let eol = if text[end..].starts_with(b"\r\n") {
-            2
-        } else {
-            1
-        };
-        rest = Some(&text[end + eol..]);
-        Some(&text[..end])
-    })
+    syntax::lines(body).keep_bom().map(|line| line.raw())
 }
 
 /// One text per line of `body` that has warnings, in line order: `line N: ` and its
@@ -66,28 +53,14 @@ fn describe(kind: &WarningKind, raw: &[u8]) -> String {
     )
 }
 
-/// The bytes of `raw` a warning quotes as `lossy`: its key (before the colon, or the
-/// first white space) or its value (after the colon, before any `#`), trimmed of spaces
-/// and tabs.
+/// The bytes of `raw` a warning quotes as `lossy`: its key or its value as the syntax
+/// layer reads them ([`Record::key`], [`Record::value`]: before the colon or the first
+/// white space, after it and before any `#`, trimmed of spaces and tabs).
 fn field_bytes<'a>(raw: &'a [u8], lossy: &str) -> Option<&'a [u8]> {
-    let split = |at: Option<usize>| at.map(|i| (&raw[..i], &raw[i + 1..]));
-    let (key, value) = split(raw.iter().position(|&b| b == b':'))
-        .or_else(|| split(raw.iter().position(|&b| b == b' ' || b == b'\t')))?;
-    let value = value.split(|&b| b == b'#').next().unwrap_or_default();
-    [key, value]
+    let record = Record::parse(1, raw);
+    [record.key(), record.value()]
         .into_iter()
-        .map(trim)
         .find(|field| String::from_utf8_lossy(field) == lossy)
-}
-
-fn trim(mut field: &[u8]) -> &[u8] {
-    while let [b' ' | b'\t', rest @ ..] = field {
-        field = rest;
-    }
-    while let [rest @ .., b' ' | b'\t'] = field {
-        field = rest;
-    }
-    field
 }
 
 /// Whether `body` has lines that are not blank or comments and none of them is a record
@@ -170,7 +143,8 @@ mod tests {
     fn lines_end_at_cr_lf_and_crlf() {
         let all: Vec<&[u8]> = lines(b"a\rb\r\nc\nd").collect();
         assert_eq!(all, [&b"a"[..], b"b", b"c", b"d"]);
-        assert_eq!(lines(b"a\n").count(), 2);
-        assert_eq!(lines(b"").count(), 1);
+        assert_eq!(lines(b"a\n").count(), 1);
+        assert_eq!(lines(b"").count(), 0);
+        assert_eq!(lines(b"\xEF\xBB\xBFa").next(), Some(&b"\xEF\xBB\xBFa"[..]));
     }
 }

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use proptest::prelude::*;
+use reptest_reference::syntax::is_product_token;
 use reptest_reference::{Reason, Robots};
 use reptest_survey::{
     derive, SurveyFile, SurveyQuery, COMMON_PATHS, CRAWLER_AGENTS, GENERIC_AGENTS, ORIGINS,
@@ -33,13 +34,6 @@ fn file(host: &str, body: &[u8]) -> SurveyFile {
     SurveyFile::new(host, body.to_vec())
 }
 
-fn is_token(agent: &str) -> bool {
-    !agent.is_empty()
-        && agent
-            .bytes()
-            .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'_')
-}
-
 fn check_well_formed(queries: &[SurveyQuery]) {
     let mut seen = HashSet::new();
     for q in queries {
@@ -48,7 +42,7 @@ fn check_well_formed(queries: &[SurveyQuery]) {
         let path = q.url.strip_prefix("https://example.com").unwrap_or(&q.url);
         assert!(path.starts_with('/'), "{q:?}");
         assert_eq!(path.starts_with("//"), path.len() < q.url.len(), "{q:?}");
-        assert!(is_token(&q.agent), "{q:?}");
+        assert!(is_product_token(q.agent.as_bytes()), "{q:?}");
         assert!(ORIGINS.contains(&q.origin), "{q:?}");
         assert!(
             seen.insert((q.agent.clone(), q.url.clone())),
