@@ -11,14 +11,17 @@
 //!
 //! A rule is compiled only when it can decide: when its group names the crawler, or when
 //! it is a `*` group and no group naming the crawler has been read yet (the `*` groups
-//! apply only if none does), and only when it could beat the best rule so far. It is
-//! compiled into a scratch store, matched against the one path, and dropped.
+//! apply only if none does), only when the path starts with the pattern's leading
+//! literal (as far as it is written in normal form), and only when it could beat the
+//! best rule so far. It is compiled into a scratch store, matched against the one path,
+//! and dropped.
 //!
 //! The verdict is that of `Robots::parse_with(body, config).check(agent, url)`, down to
 //! the deciding rule and the groups reported: the crate's property and corpus tests
 //! (`tests/integration/once.rs`) compare the two.
 
 use crate::config::{AgentValueMatch, Config};
+use crate::encode::literal_lead;
 use crate::group::{agent_key, beats, lossy, GroupSink};
 use crate::pattern::{PathLead, Store};
 use crate::robots::{comparison_path, is_robots_txt, read_groups};
@@ -141,6 +144,20 @@ impl<'q> OneQuery<'q> {
     }
 }
 
+impl OneQuery<'_> {
+    /// `false` when the path cannot match the pattern `raw` (with a `/` in front if
+    /// `prepend`): it does not start with the pattern's [`literal_lead`]. Checked before
+    /// compiling, which most rules then skip.
+    fn may_match(&self, raw: &[u8], prepend: bool) -> bool {
+        let path = if prepend {
+            self.path.strip_prefix(b"/")
+        } else {
+            Some(self.path)
+        };
+        path.is_some_and(|path| path.starts_with(literal_lead(raw)))
+    }
+}
+
 impl GroupSink for OneQuery<'_> {
     fn is_empty(&self) -> bool {
         self.group == 0
@@ -170,7 +187,7 @@ impl GroupSink for OneQuery<'_> {
     fn add_rule(&mut self, line: usize, kind: RuleKind, raw: &[u8], prepend: bool) {
         // The `*` groups count only if no group names the crawler.
         let star = self.star && self.named.groups.is_empty();
-        if raw.is_empty() || !(self.names || star) {
+        if raw.is_empty() || !(self.names || star) || !self.may_match(raw, prepend) {
             return;
         }
         self.store.clear();
