@@ -28,6 +28,9 @@ use crate::robots::{comparison_path, is_robots_txt, read_groups};
 use crate::verdict::{MatchedRule, Reason, RuleKind, Verdict};
 use crate::warning::Sink;
 
+/// The text capacity of the scratch store: a rule as written and normalized.
+const SCRATCH_TEXT: usize = 256;
+
 /// Parses `body` with `config` and checks `url` for the crawler with product token
 /// `agent`, in one pass: the verdict of
 /// [`Robots::parse_with(body, config).check(agent, url)`](crate::Robots::check), with
@@ -110,8 +113,8 @@ struct OneQuery<'q> {
     star: bool,
     named: Applied,
     stars: Applied,
-    /// Scratch space for compiling one rule.
-    store: Store,
+    /// Scratch space for compiling one rule, made for the first.
+    store: Option<Store>,
 }
 
 impl<'q> OneQuery<'q> {
@@ -125,7 +128,7 @@ impl<'q> OneQuery<'q> {
             star: false,
             named: Applied::default(),
             stars: Applied::default(),
-            store: Store::default(),
+            store: None,
         }
     }
 
@@ -190,14 +193,20 @@ impl GroupSink for OneQuery<'_> {
         if raw.is_empty() || !(self.names || star) || !self.may_match(raw, prepend) {
             return;
         }
-        self.store.clear();
-        let (_, pattern) = self.store.compile(raw, prepend);
+        // Room for a rule of a few hundred octets, one wildcard layout and one segment
+        // finder (a few hundred octets each: a larger first allocation would be freed
+        // past the allocator's thread cache every time).
+        let store = self
+            .store
+            .get_or_insert_with(|| Store::with_capacity(SCRATCH_TEXT, 1));
+        store.clear();
+        let (_, pattern) = store.compile(raw, prepend);
         let rule = (pattern.specificity(), kind);
         let for_named = self.names && self.named.wants(rule);
         let for_stars = star && self.stars.wants(rule);
         if !(for_named || for_stars)
             || !pattern.may_match(self.lead)
-            || !self.store.matches(&pattern, self.path)
+            || !store.matches(&pattern, self.path)
         {
             return;
         }
