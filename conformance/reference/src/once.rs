@@ -176,7 +176,10 @@ impl GroupSink for OneQuery<'_> {
         match agent_key(value, mode) {
             None if !self.star => {
                 self.star = true;
-                self.stars.groups.push(self.group);
+                // Once a group names the crawler, the `*` groups never apply.
+                if self.named.groups.is_empty() {
+                    self.stars.groups.push(self.group);
+                }
             }
             // An empty key names nobody, not even the empty token.
             Some(key) if !self.names && !key.is_empty() && key.eq_ignore_ascii_case(self.token) => {

@@ -173,7 +173,7 @@ pub(crate) fn read_groups(
                 }
                 if value.is_empty() {
                     sink.warn(number, || WarningKind::EmptyUserAgent);
-                } else if value != b"*" && !is_product_token(value) {
+                } else if sink.enabled() && value != b"*" && !is_product_token(value) {
                     sink.warn(number, || {
                         WarningKind::UserAgentNotToken(String::from_utf8_lossy(value).into_owned())
                     });
