@@ -206,6 +206,19 @@ fn split<'a>(raw: &'a [u8], body: &'a [u8], plain: bool) -> PatternBody<'a> {
     }
 }
 
+/// The longest prefix of a rule pattern as written whose octets are their own normal
+/// form and no wildcard, anchor or escape (before any `?`: none of `%` `*` `$` `?`, no
+/// octet that [`normalize`] encodes). The normalized pattern starts with these octets
+/// and they come before its first `*`, so a path that does not start with them cannot
+/// match (RFC 9309 §2.2.2: a pattern matches from the first octet of the path).
+pub(crate) fn literal_lead(raw: &[u8]) -> &[u8] {
+    let end = raw
+        .iter()
+        .position(|&b| CLASS[usize::from(b)] & (NOT_PLAIN | STAR | QUERY | DOLLAR) != 0)
+        .unwrap_or(raw.len());
+    raw.get(..end).unwrap_or_default()
+}
+
 /// Whether a URL path is already in normal form (it can be used as is).
 pub(crate) fn path_is_plain(input: &[u8]) -> bool {
     is_plain(input, false)
@@ -488,6 +501,37 @@ mod tests {
             if is_plain(&input, false) {
                 assert_eq!(path(&input), input, "{input:?}");
             }
+        }
+    }
+
+    #[test]
+    fn literal_lead_stops_before_what_normalization_or_wildcards_change() {
+        fn lead(raw: &str) -> &str {
+            std::str::from_utf8(literal_lead(raw.as_bytes())).unwrap_or("not UTF-8")
+        }
+        assert_eq!(lead("/a/b.html"), "/a/b.html");
+        assert_eq!(lead("/a*b"), "/a");
+        assert_eq!(lead("/a$"), "/a");
+        assert_eq!(lead("/a%62"), "/a");
+        assert_eq!(lead("/a?b/c"), "/a");
+        assert_eq!(lead("/a b"), "/a");
+        assert_eq!(lead("/a:b"), "/a");
+        assert_eq!(lead("/\u{e9}"), "/");
+        assert_eq!(lead("*x"), "");
+        assert_eq!(lead(""), "");
+        // Each lead is a prefix of the normal form.
+        for raw in [
+            "/a/b.html",
+            "/a%62c",
+            "/a?b/c",
+            "/a b",
+            "/a:b",
+            "/\u{e9}x",
+            "/~x=y,z",
+        ] {
+            let mut out = Vec::new();
+            normalize_pattern_into(raw.as_bytes(), &mut out, &mut Vec::new());
+            assert!(out.starts_with(literal_lead(raw.as_bytes())), "{raw}");
         }
     }
 

@@ -47,7 +47,7 @@ pub fn is_product_token(value: &[u8]) -> bool {
 /// not (their leading token is empty, so they name nobody under
 /// [`AgentValueMatch::LeadingToken`], and no token can equal them under
 /// [`AgentValueMatch::WholeValue`]).
-fn agent_key(value: &[u8], mode: AgentValueMatch) -> Option<&[u8]> {
+pub(crate) fn agent_key(value: &[u8], mode: AgentValueMatch) -> Option<&[u8]> {
     if value == b"*" {
         return None;
     }
@@ -80,6 +80,38 @@ struct Group {
     line: usize,
     agents: Range<usize>,
     rules: Range<usize>,
+}
+
+/// What reading a file hands its groups to, in file order ([`crate::robots::read_groups`]):
+/// [`Groups`] compiles them all (parse once, check many); [`crate::once`] keeps only
+/// what one query needs.
+pub(crate) trait GroupSink {
+    /// Whether no group has been started yet.
+    fn is_empty(&self) -> bool;
+    /// Starts a new group at a user-agent line.
+    fn start_group(&mut self, line: usize);
+    /// Adds a user-agent value (trimmed) to the last group.
+    fn add_agent(&mut self, value: &[u8], mode: AgentValueMatch);
+    /// Adds a rule to the last group (see [`Groups::add_rule`]).
+    fn add_rule(&mut self, line: usize, kind: RuleKind, raw: &[u8], prepend: bool);
+}
+
+impl GroupSink for Groups {
+    fn is_empty(&self) -> bool {
+        Groups::is_empty(self)
+    }
+
+    fn start_group(&mut self, line: usize) {
+        Groups::start_group(self, line);
+    }
+
+    fn add_agent(&mut self, value: &[u8], mode: AgentValueMatch) {
+        Groups::add_agent(self, value, mode);
+    }
+
+    fn add_rule(&mut self, line: usize, kind: RuleKind, raw: &[u8], prepend: bool) {
+        Groups::add_rule(self, line, kind, raw, prepend);
+    }
 }
 
 /// All groups of a file, compiled.
@@ -225,12 +257,8 @@ impl Groups {
                     continue;
                 }
                 if let Some(b) = best {
-                    let (rs, bs) = (rule.pattern.specificity(), b.pattern.specificity());
-                    let better = rs > bs
-                        || (rs == bs
-                            && rule.kind == RuleKind::Allow
-                            && b.kind == RuleKind::Disallow);
-                    if !better {
+                    let candidate = (rule.pattern.specificity(), rule.kind);
+                    if !beats(candidate, (b.pattern.specificity(), b.kind)) {
                         continue;
                     }
                 }
@@ -247,9 +275,18 @@ impl Groups {
     }
 }
 
+/// Whether a rule `(specificity, kind)` beats the `best` matching rule so far
+/// (RFC 9309 §2.2.2): it is more specific (`2.2.2-LONGEST`), or as specific and an
+/// allow against a disallow (`2.2.2-TIE-ALLOW`). A rule that does not beat the best is
+/// not even matched, so the first of equal candidates in file order stays best.
+pub(crate) fn beats(rule: (usize, RuleKind), best: (usize, RuleKind)) -> bool {
+    rule.0 > best.0
+        || (rule.0 == best.0 && rule.1 == RuleKind::Allow && best.1 == RuleKind::Disallow)
+}
+
 /// `bytes` as a string, invalid UTF-8 replaced (U+FFFD); valid UTF-8, the usual case, is
 /// checked by the faster validator and copied once.
-fn lossy(bytes: &[u8]) -> String {
+pub(crate) fn lossy(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(text) => text.to_owned(),
         Err(_) => String::from_utf8_lossy(bytes).into_owned(),

@@ -8,6 +8,8 @@
 //!   a [`Config`] field; [`Config::google`] is the Google profile.
 //! * [`Robots`] is the compiled file: parse once, [`Robots::check`] many
 //!   times. A [`Verdict`] tells why, down to the deciding rule's line.
+//! * [`check_once`] answers one query from a body in one pass, compiling only the
+//!   rules that can decide it: the same verdict as parse + check.
 //! * [`access::rules_in_force`] is the access method of RFC 9309 §2.3.1 and
 //!   the caching rule of §2.4 as a pure function; [`check_fetch`] combines it
 //!   with parsing and checking.
@@ -33,6 +35,7 @@ pub mod corpus;
 mod encode;
 mod group;
 mod lines;
+mod once;
 mod parse;
 mod pattern;
 mod robots;
@@ -43,6 +46,7 @@ mod warning;
 
 pub use access::AccessReason;
 pub use config::{AgentValueMatch, Config, PatternWithoutSlash, MIN_PARSE_LIMIT};
+pub use once::check_once;
 pub use robots::{comparison_path, Robots};
 pub use url::{origin, target_path, written_path};
 pub use verdict::{MatchedRule, Reason, RuleKind, Verdict};
@@ -50,7 +54,7 @@ pub use warning::{Warning, WarningKind};
 
 /// Applies the access method to `fetch` (RFC 9309 §2.3.1, §2.4; see
 /// [`access::rules_in_force`]), then, if a body is in force, parses it with
-/// `config` and checks `url` for `agent`.
+/// `config` and checks `url` for `agent` ([`check_once`]).
 ///
 /// When the access method allows or disallows everything, the verdict's
 /// reason is [`Reason::Access`], for every path but `/robots.txt`, which stays
@@ -72,7 +76,7 @@ pub use warning::{Warning, WarningKind};
 /// ```
 pub fn check_fetch(fetch: &access::Fetch<'_>, config: &Config, agent: &str, url: &str) -> Verdict {
     match access::rules_in_force(fetch, config) {
-        access::RulesInForce::Parsed(body) => Robots::parse_with(body, config).check(agent, url),
+        access::RulesInForce::Parsed(body) => check_once(body, config, agent, url),
         access::RulesInForce::AllowAll(reason) => Verdict::new(true, Reason::Access(reason)),
         access::RulesInForce::DisallowAll(_)
             if robots::is_robots_txt(&robots::comparison_path(url)) =>

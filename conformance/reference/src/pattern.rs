@@ -249,6 +249,17 @@ impl Store {
         }
     }
 
+    /// Empties the store, keeping its allocations: a store that compiles one pattern at
+    /// a time ([`crate::once`]) reuses them for the next.
+    pub(crate) fn clear(&mut self) {
+        self.text.clear();
+        self.finders.clear();
+        self.segments.clear();
+        self.wilds.clear();
+        self.stars.clear();
+        self.finder_index.clear();
+    }
+
     /// Compiles a pattern as written in the file. With `prepend_slash`, a
     /// `/` is put in front first ([`crate::PatternWithoutSlash::PrependSlash`]).
     /// Returns the span of the pattern as written, and the pattern.

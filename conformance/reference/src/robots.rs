@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use crate::config::{Config, PatternWithoutSlash};
 use crate::encode::{normalize_path_into, path_is_plain};
-use crate::group::{is_product_token, Groups};
+use crate::group::{is_product_token, GroupSink, Groups};
 use crate::lines::{starts_with_bom, Lines, BOM};
 use crate::parse::{has_control, parse_line, Directive};
 use crate::url::{path_and_query, remove_dot_segments};
@@ -109,11 +109,7 @@ impl Robots {
             return Verdict::new(true, Reason::NoGroup);
         }
         let best = self.groups.best_rule(&applied, &path);
-        let groups = self.groups.lines(applied);
-        match best {
-            Some(rule) => Verdict::new(rule.kind == RuleKind::Allow, Reason::Rule { rule, groups }),
-            None => Verdict::new(true, Reason::NoMatchingRule { groups }),
-        }
+        Verdict::of_groups(best, self.groups.lines(applied))
     }
 
     /// Shorthand for `self.check(agent, url).is_allowed()`.
@@ -122,7 +118,22 @@ impl Robots {
     }
 }
 
-fn build(body: &[u8], config: &Config, mut sink: Sink<'_>) -> Robots {
+fn build(body: &[u8], config: &Config, sink: Sink<'_>) -> Robots {
+    let limit = config.effective_parse_limit();
+    let mut groups = Groups::with_capacity(body.get(..limit).unwrap_or(body));
+    read_groups(body, config, sink, &mut groups);
+    groups.finish();
+    Robots { groups }
+}
+
+/// Reads `body` under `config` into `groups`, line by line (RFC 9309 §2.1, §2.2, §2.5),
+/// reporting lint findings to `sink`.
+pub(crate) fn read_groups(
+    body: &[u8],
+    config: &Config,
+    mut sink: Sink<'_>,
+    groups: &mut impl GroupSink,
+) {
     let mut start = 0;
     if starts_with_bom(body) {
         sink.warn(1, || WarningKind::ByteOrderMark);
@@ -131,7 +142,6 @@ fn build(body: &[u8], config: &Config, mut sink: Sink<'_>) -> Robots {
         }
     }
     let limit = config.effective_parse_limit();
-    let mut groups = Groups::with_capacity(body.get(..limit).unwrap_or(body));
     // RFC 9309 §2.1: consecutive user-agent lines share a group; a
     // user-agent line after a rule starts a new one. Blank lines, comments
     // and other records change nothing (§2.2, §2.2.4).
@@ -163,7 +173,7 @@ fn build(body: &[u8], config: &Config, mut sink: Sink<'_>) -> Robots {
                 }
                 if value.is_empty() {
                     sink.warn(number, || WarningKind::EmptyUserAgent);
-                } else if value != b"*" && !is_product_token(value) {
+                } else if sink.enabled() && value != b"*" && !is_product_token(value) {
                     sink.warn(number, || {
                         WarningKind::UserAgentNotToken(String::from_utf8_lossy(value).into_owned())
                     });
@@ -212,8 +222,6 @@ fn build(body: &[u8], config: &Config, mut sink: Sink<'_>) -> Robots {
             }
         }
     }
-    groups.finish();
-    Robots { groups }
 }
 
 /// The rule that Google's profile adds for an `Allow:` value naming an index page

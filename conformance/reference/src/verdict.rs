@@ -64,6 +64,15 @@ impl Verdict {
         Verdict { allowed, reason }
     }
 
+    /// The verdict of the `groups` that applied (RFC 9309 §2.2.1) given their best
+    /// matching `rule`, if any (§2.2.2): the rule decides; without one, allowed.
+    pub(crate) fn of_groups(rule: Option<MatchedRule>, groups: Vec<usize>) -> Verdict {
+        match rule {
+            Some(rule) => Verdict::new(rule.kind == RuleKind::Allow, Reason::Rule { rule, groups }),
+            None => Verdict::new(true, Reason::NoMatchingRule { groups }),
+        }
+    }
+
     /// Whether the URL may be crawled.
     pub fn is_allowed(&self) -> bool {
         self.allowed

@@ -6,7 +6,9 @@
 //!     --warm-up-time 1 --measurement-time 3
 //! ```
 //!
-//! Four workloads, each a criterion group with one function per implementation:
+//! Four workloads, each a criterion group with one function per implementation
+//! (`reference`: `Robots::parse` then `check`; `reference-once`: `check_once`, the
+//! reference's one-query path; `google`):
 //! parse + check of an ~800-byte file of 30 rules; parse + check of a 512,000-byte file
 //! of 12,000 Disallow lines; the pattern `/` + 50 × `*a` against `/` + 10,000 `a` + `b`,
 //! without and with a final `$`. Every workload parses and checks, because Google has no
@@ -21,7 +23,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use reptest::{impls, Availability, CaseInput, Implementation, Outcome, QueryInput};
-use reptest_reference::Robots;
+use reptest_reference::{check_once, Config, Robots};
 
 #[path = "../../../conformance/reference/benches/workloads/mod.rs"]
 mod workloads;
@@ -103,6 +105,7 @@ fn evaluate(implementation: &dyn Implementation, robots: &[u8], agent: &str, url
 
 fn benches(c: &mut Criterion) {
     let google = google();
+    let config = Config::default();
     for w in workloads() {
         let reference = Robots::parse(&w.robots).check(w.agent, &w.url);
         assert_eq!(
@@ -111,6 +114,8 @@ fn benches(c: &mut Criterion) {
             "reference on {}",
             w.group
         );
+        let once = check_once(&w.robots, &config, w.agent, &w.url);
+        assert_eq!(once, reference, "reference-once on {}", w.group);
         if let Some(google) = &google {
             let outcome = evaluate(google.as_ref(), &w.robots, w.agent, &w.url);
             assert_eq!(outcome.allowed(), Some(w.allowed), "google on {}", w.group);
@@ -121,6 +126,16 @@ fn benches(c: &mut Criterion) {
             b.iter(|| {
                 let robots = Robots::parse(black_box(&w.robots));
                 black_box(robots.check(black_box(w.agent), black_box(&w.url)))
+            })
+        });
+        group.bench_function("reference-once", |b| {
+            b.iter(|| {
+                black_box(check_once(
+                    black_box(&w.robots),
+                    &config,
+                    black_box(w.agent),
+                    black_box(&w.url),
+                ))
             })
         });
         if let Some(google) = &google {

@@ -11,7 +11,7 @@ use reptest_corpus::{Case, Corpus, Expect, Profile, Query};
 use reptest_reference::{corpus::verdicts, Config, PatternWithoutSlash, Robots};
 
 /// The corpus, loaded once for every test of this binary (each runs it many times).
-fn corpus() -> &'static Corpus {
+pub(crate) fn corpus() -> &'static Corpus {
     static CORPUS: OnceLock<Corpus> = OnceLock::new();
     CORPUS.get_or_init(|| {
         Corpus::load(reptest_corpus::default_dir()).unwrap_or_else(|e| panic!("{e}"))

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use reptest_reference::{AgentValueMatch, Config, PatternWithoutSlash, Robots};
 
-fn configs() -> Vec<Config> {
+pub(crate) fn configs() -> Vec<Config> {
     let mut whole = Config::default();
     whole.agent_value = AgentValueMatch::WholeValue;
     whole.pattern_without_slash = PatternWithoutSlash::PrependSlash;
@@ -13,7 +13,7 @@ fn configs() -> Vec<Config> {
 }
 
 /// Bytes that hit the interesting cases of the grammar.
-fn robots_bytes() -> impl Strategy<Value = Vec<u8>> {
+pub(crate) fn robots_bytes() -> impl Strategy<Value = Vec<u8>> {
     let token = prop_oneof![
         Just(b"user-agent".to_vec()),
         Just(b"disallow".to_vec()),
@@ -112,7 +112,7 @@ fn agent() -> impl Strategy<Value = String> {
 
 /// A group: agents, then rules (each possibly followed by noise lines).
 #[derive(Debug, Clone)]
-struct Group {
+pub(crate) struct Group {
     agents: Vec<String>,
     rules: Vec<Line>,
 }
@@ -125,7 +125,7 @@ fn group() -> impl Strategy<Value = Group> {
         .prop_map(|(agents, rules)| Group { agents, rules })
 }
 
-fn groups() -> impl Strategy<Value = Vec<Group>> {
+pub(crate) fn groups() -> impl Strategy<Value = Vec<Group>> {
     proptest::collection::vec(group(), 0..4)
 }
 
@@ -165,7 +165,7 @@ fn render_line(line: &Line, variant: usize) -> String {
     }
 }
 
-fn render(groups: &[Group], eol: &str, case_seed: usize) -> String {
+pub(crate) fn render(groups: &[Group], eol: &str, case_seed: usize) -> String {
     let mut lines: Vec<Line> = Vec::new();
     for g in groups {
         lines.extend(g.agents.iter().cloned().map(Line::UserAgent));
@@ -185,8 +185,8 @@ fn render(groups: &[Group], eol: &str, case_seed: usize) -> String {
         .collect()
 }
 
-const AGENTS: &[&str] = &["a", "b", "c", "A"];
-const PATHS: &[&str] = &[
+pub(crate) const AGENTS: &[&str] = &["a", "b", "c", "A"];
+pub(crate) const PATHS: &[&str] = &[
     "/", "/a", "/ab", "/a/b", "/b$", "/ba*", "/abab", "/aa/b/", "/b", "/a?b",
 ];
 
