@@ -34,7 +34,9 @@ const SCRATCH_TEXT: usize = 256;
 /// Parses `body` with `config` and checks `url` for the crawler with product token
 /// `agent`, in one pass: the verdict of
 /// [`Robots::parse_with(body, config).check(agent, url)`](crate::Robots::check), with
-/// only the rules that can decide it compiled (see the [module docs](self)).
+/// only the rules that can decide it compiled: a rule of a group that applies to the
+/// crawler (RFC 9309 §2.2.1), whose leading literal the path starts with, and that could
+/// beat the best rule so far (§2.2.2).
 ///
 /// For one query per file; to check several URLs or agents against one file, parse it
 /// once with [`Robots::parse_with`](crate::Robots::parse_with).
