@@ -3,6 +3,7 @@
 use super::CommandResult;
 use reptest::report::check;
 use reptest_corpus::Profile;
+use reptest_reference::syntax::is_product_token;
 use reptest_reference::{Config, Robots};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -74,7 +75,7 @@ fn utf8_arg<'a>(name: &str, value: &'a std::ffi::OsStr) -> Result<&'a str, Strin
 /// "-")`), naming the token it most likely meant (in a whole User-Agent header, the
 /// crawler's): no group could name such a value, so only `*` groups would apply, silently.
 fn check_product_token(agent: &str) -> Result<(), String> {
-    if is_product_token(agent) {
+    if is_product_token(agent.as_bytes()) {
         return Ok(());
     }
     let shown = reptest::visible_notation::render(agent.as_bytes());
@@ -85,14 +86,6 @@ fn check_product_token(agent: &str) -> Result<(), String> {
     Err(format!(
         "--agent `{shown}` is not a product token (RFC 9309 §2.2.1: letters, `_` and `-` only, as in the `User-agent:` lines it is matched against); {fix}"
     ))
-}
-
-/// Whether `agent` is an RFC 9309 product token: `1*(ALPHA / "_" / "-")` (§2.2.1).
-pub(super) fn is_product_token(agent: &str) -> bool {
-    !agent.is_empty()
-        && agent
-            .chars()
-            .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-')
 }
 
 /// The robots.txt body from a file or stdin (`-`), at most

@@ -1,5 +1,7 @@
 //! The agents that queries are made for: a fixed set, and the file's own.
 
+use reptest_reference::syntax::is_product_token;
+
 /// Generic product tokens that no real file names, so they fall to the `*` group
 /// (RFC 9309 §2.2.1): the agents of queries about a file's `*` rules.
 pub const GENERIC_AGENTS: [&str; 2] = ["examplebot", "somebot"];
@@ -30,14 +32,6 @@ pub const CRAWLER_AGENTS: [&str; 18] = [
 /// At most this many agents are taken from one file's user-agent lines (the first ones,
 /// in file order).
 pub const MAX_FILE_AGENTS: usize = 64;
-
-/// Whether `value` is an RFC 9309 product token (§2.2.1: `a-z A-Z _ -`, at least one).
-pub(crate) fn is_product_token(value: &[u8]) -> bool {
-    !value.is_empty()
-        && value
-            .iter()
-            .all(|&b| b.is_ascii_alphabetic() || b == b'-' || b == b'_')
-}
 
 /// The agent a user-agent value gives for queries: the value itself when it is a product
 /// token; otherwise its leading product token (`Googlebot-Image/1.0` gives

@@ -71,7 +71,7 @@ pub(super) fn load(path: &Path) -> Result<Vec<Expectation>, String> {
 
 /// Refuses an agent that is neither `*` nor a product token (RFC 9309 §2.2.1).
 fn check_agent(agent: &str, at: &str) -> Result<(), String> {
-    if agent == "*" || super::super::check::is_product_token(agent) {
+    if agent == "*" || reptest_reference::syntax::is_product_token(agent.as_bytes()) {
         return Ok(());
     }
     Err(format!(
