@@ -76,6 +76,15 @@ pub fn write_all<B: AsRef<[u8]>>(files: &[(PathBuf, B)]) -> Result<(), Error> {
 /// [`shutdown`], so a signal removes it) and syncs it. The file gets the mode a newly
 /// created file gets (0666 less the umask), or the mode of the file at `path` it replaces.
 fn stage(path: &Path, bytes: &[u8]) -> io::Result<NamedTempFile> {
+    let mut temp = create_temp(path)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    Ok(temp)
+}
+
+/// A new, empty temporary file beside `path`, registered with [`shutdown`], with the
+/// mode of [`stage`].
+fn create_temp(path: &Path) -> io::Result<NamedTempFile> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -94,7 +103,7 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<NamedTempFile> {
     // The mode of any new file (0666 less the umask), not tempfile's private 0600.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temp = builder.tempfile_in(dir)?;
+    let temp = builder.tempfile_in(dir)?;
     registry.staged.insert(temp.path().to_path_buf());
     drop(registry);
     // A file being replaced keeps its mode (0640 stays 0640 whatever the umask).
@@ -103,9 +112,49 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<NamedTempFile> {
             temp.as_file().set_permissions(old.permissions())?;
         }
     }
-    temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
     Ok(temp)
+}
+
+/// A file written piece by piece (a long stream of records) into a temporary file
+/// beside its path, and renamed into place by [`Streamed::commit`]: until then the
+/// path keeps what it held, and a `Streamed` dropped uncommitted (an error, a signal)
+/// removes its temporary file.
+pub struct Streamed {
+    staged: Staged,
+}
+
+impl Streamed {
+    /// Starts writing `path`.
+    pub fn create(path: &Path) -> Result<Streamed, Error> {
+        let temp = create_temp(path).map_err(|e| Error::new(path, e))?;
+        Ok(Streamed {
+            staged: Staged(vec![(temp, path.to_path_buf())]),
+        })
+    }
+
+    /// Syncs what was written and renames it into place.
+    pub fn commit(self) -> Result<(), Error> {
+        if let Some((temp, path)) = self.staged.0.first() {
+            temp.as_file().sync_all().map_err(|e| Error::new(path, e))?;
+        }
+        self.staged.commit()
+    }
+}
+
+impl Write for Streamed {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.staged.0.first_mut() {
+            Some((temp, _)) => temp.write(buf),
+            None => Err(io::Error::other("already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.staged.0.first_mut() {
+            Some((temp, _)) => temp.flush(),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Staged temporary files and their destinations; dropped uncommitted, the temporary
@@ -188,6 +237,24 @@ mod tests {
 
     /// A new file gets the mode `File::create` would give it (0666 less the umask,
     /// whatever the umask of the process running the tests).
+    #[test]
+    fn a_streamed_file_appears_whole_on_commit_and_not_at_all_when_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("records.jsonl");
+        let mut kept = Streamed::create(&path).unwrap();
+        kept.write_all(b"one\n").unwrap();
+        assert!(!path.exists());
+        kept.write_all(b"two\n").unwrap();
+        kept.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\n");
+        let other = dir.path().join("dropped.jsonl");
+        let mut dropped = Streamed::create(&other).unwrap();
+        dropped.write_all(b"x").unwrap();
+        drop(dropped);
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "only the committed file: {left:?}");
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_new_file_gets_the_mode_of_any_new_file() {

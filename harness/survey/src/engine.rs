@@ -15,21 +15,26 @@
 //! own answers when the reference is one of the implementations surveyed, and asked of it
 //! separately otherwise.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Duration;
 
 use rayon::prelude::*;
-use reptest_core::runner::evaluate;
-use reptest_core::{CaseInput, Implementation, Outcome, QueryInput};
+use reptest_core::Implementation;
 use reptest_triage::attribution::Attribution;
-use reptest_triage::features::{features_with, BodyScan};
 use serde::{Deserialize, Serialize};
 
-use crate::breaker::{self, Answers, Breakers};
+use crate::breaker::{self, Breakers};
 use crate::fingerprint::{InputDigest, InputFingerprint};
-use crate::tally::{Example, NewGroup, StatusRow, Tally, EXAMPLE_BODY_LIMIT};
-use crate::{derive, AccessBranch, Cut, Error, Shard, StatusFamily, SurveyFile, SurveyQuery};
+use crate::records::FileRecord;
+use crate::tally::Tally;
+use crate::{Error, Origins, Shard, SurveyFile};
+
+mod count;
+pub(crate) mod file;
+mod shares;
+mod sites;
+
+use file::Context;
 
 /// The format version of partial results and of `survey.json`. Version 2 added the
 /// input's fingerprint and the per-query timeout, and to partials the checksum of the
@@ -44,6 +49,9 @@ pub struct Header {
     pub seed: u64,
     /// Queries derived per file (`--queries-per-file`).
     pub queries_per_file: u64,
+    /// The origins they are derived from (`--origins`: `all`, `natural`, `probe`).
+    #[serde(default = "all_origins")]
+    pub origins: String,
     /// At most this many files of the input were read (`--limit`), before sharding.
     pub limit: Option<u64>,
     /// The implementations surveyed, in order.
@@ -93,6 +101,10 @@ pub struct QuestionEntry {
     pub id: String,
     /// The question, as the catalogue asks it.
     pub question: String,
+    /// Whether the corpus leaves it open on some example: an RFC sentence permits both
+    /// verdicts (`permits_both`), so a split query attributed to it decides nothing.
+    #[serde(default)]
+    pub open: bool,
 }
 
 /// The questions of a corpus's catalogue.
@@ -103,6 +115,7 @@ pub fn questions_of(corpus: &reptest_corpus::Corpus) -> Vec<QuestionEntry> {
         .map(|q| QuestionEntry {
             id: q.id.clone(),
             question: q.question.clone(),
+            open: q.permits_both.is_some(),
         })
         .collect()
 }
@@ -137,6 +150,13 @@ pub struct Setup<'a> {
     pub questions: Vec<QuestionEntry>,
 }
 
+impl Setup<'_> {
+    /// Whether question `id` is open ([`QuestionEntry::open`]).
+    pub fn is_open(&self, id: &str) -> bool {
+        self.questions.iter().any(|q| q.id == id && q.open)
+    }
+}
+
 /// How to survey.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
@@ -153,6 +173,10 @@ pub struct Options {
     /// The per-query timeout the implementations were built with: recorded in the
     /// [`Header`], not applied here (the caller gives it to the implementations).
     pub timeout: Duration,
+    /// The origins queries are derived from (`--origins`).
+    pub origins: Origins,
+    /// Whether the observer is given each file's records ([`Observer::record`]).
+    pub records: bool,
 }
 
 /// [`Options::timeout`] by default: 1 s, `reptest survey --timeout`'s default.
@@ -167,6 +191,8 @@ impl Default for Options {
             limit: None,
             breaker: breaker::Limits::default(),
             timeout: TIMEOUT,
+            origins: Origins::All,
+            records: false,
         }
     }
 }
@@ -186,6 +212,11 @@ pub trait Observer: Sync {
     /// One more file was read from the input, whether or not it is in the shard (a
     /// shard's tally counts only its own files in `files.read`).
     fn read(&self) {}
+
+    /// One file's records, when [`Options::records`] asks for them.
+    fn record(&self, record: &FileRecord) {
+        let _ = record;
+    }
 }
 
 /// An [`Observer`] that ignores everything.
@@ -259,7 +290,7 @@ pub fn survey_files(
             .fuse()
             .par_bridge()
             .map(|file| {
-                let t = context.file(&file);
+                let t = context.file(&file, observer);
                 observer.tallied(1);
                 t
             })
@@ -291,6 +322,7 @@ impl Header {
         Header {
             seed: options.seed,
             queries_per_file: options.queries_per_file as u64,
+            origins: options.origins.label().to_string(),
             limit: options.limit,
             implementations: setup
                 .implementations
@@ -359,350 +391,7 @@ impl<I: Iterator<Item = Result<SurveyFile, Error>>> Iterator for Wanted<'_, I> {
     }
 }
 
-struct Context<'a> {
-    setup: &'a Setup<'a>,
-    options: &'a Options,
-    decider_at: Option<usize>,
-    input: &'a str,
-    breakers: Breakers,
-}
-
-impl Context<'_> {
-    /// The tally of one file.
-    fn file(&self, file: &SurveyFile) -> Tally {
-        let n = self.setup.implementations.len();
-        let mut t = Tally::new(n);
-        let queries = self.count_file(&mut t, file);
-        if queries.is_empty() {
-            return t;
-        }
-        let inputs: Vec<QueryInput<'_>> = queries.iter().map(SurveyQuery::input).collect();
-        let case = CaseInput {
-            robots: &file.body,
-            fetch: None,
-            queries: &inputs,
-        };
-        let answers = self.answers(&case);
-        count_breakers(&mut t, &answers);
-        let decided = self.decided(&answers, &case);
-        let mut seen = Seen::new(n);
-        let locator = file.source.strip_prefix(self.input).unwrap_or(&file.source);
-        // The body's features are read once, at its first split query (attribution).
-        let scan = std::cell::OnceCell::new();
-        for (q, query) in queries.iter().enumerate() {
-            let verdicts: Vec<Option<bool>> = answers
-                .iter()
-                .map(|a| a.outcome(q).and_then(Outcome::allowed))
-                .collect();
-            count_answers(&mut t, &mut seen, &answers, q, &verdicts, decided[q]);
-            if !count_agreement(&mut t, &verdicts) {
-                continue;
-            }
-            self.split(
-                &mut t,
-                file,
-                scan.get_or_init(|| BodyScan::of(&file.body)),
-                locator,
-                q,
-                query,
-                &verdicts,
-                decided[q],
-                &mut seen,
-            );
-        }
-        seen.count_files(&mut t);
-        t
-    }
-
-    /// Counts the file in `t` (read, cut, status) and returns its derived queries: none
-    /// when its status means the rules do not apply.
-    fn count_file(&self, t: &mut Tally, file: &SurveyFile) -> Vec<SurveyQuery> {
-        t.files.read = 1;
-        match file.cut {
-            Some(Cut::Limit) => t.files.cut_at_limit = 1,
-            Some(Cut::Archive) => t.files.cut_in_archive = 1,
-            None => {}
-        }
-        let family = file
-            .status
-            .map_or("none", |status| StatusFamily::of(status).label());
-        let branch = AccessBranch::of(file.status);
-        let mut row = StatusRow {
-            branch: branch.label().to_string(),
-            files: 1,
-            queries: 0,
-        };
-        if !branch.rules_apply() {
-            t.files.not_surveyed = 1;
-            t.status.insert(family.to_string(), row);
-            return Vec::new();
-        }
-        t.files.surveyed = 1;
-        let queries = derive(file, self.options.seed, self.options.queries_per_file);
-        row.queries = queries.len() as u64;
-        t.status.insert(family.to_string(), row);
-        t.queries = queries.len() as u64;
-        queries
-    }
-
-    /// Every implementation's answers to the file's queries, through its breaker.
-    fn answers(&self, case: &CaseInput<'_>) -> Vec<Answers> {
-        self.setup
-            .implementations
-            .iter()
-            .enumerate()
-            .map(|(i, implementation)| {
-                self.breakers
-                    .evaluate(i, *implementation, case, Some(i) == self.decider_at)
-            })
-            .collect()
-    }
-
-    /// The decided verdict of each query: the decider's among `answers`, or asked of it.
-    fn decided(&self, answers: &[Answers], case: &CaseInput<'_>) -> Vec<Option<bool>> {
-        match self.decider_at {
-            Some(at) => (0..case.queries.len())
-                .map(|q| answers[at].outcome(q).and_then(Outcome::allowed))
-                .collect(),
-            None => evaluate(self.setup.decider, case)
-                .iter()
-                .map(Outcome::allowed)
-                .collect(),
-        }
-    }
-
-    /// Attributes one split query: to a question, or to a new group.
-    #[allow(clippy::too_many_arguments)]
-    fn split(
-        &self,
-        t: &mut Tally,
-        file: &SurveyFile,
-        scan: &BodyScan<'_>,
-        locator: &str,
-        q: usize,
-        query: &SurveyQuery,
-        verdicts: &[Option<bool>],
-        decided: Option<bool>,
-        seen: &mut Seen,
-    ) {
-        let names: Vec<&str> = self
-            .setup
-            .implementations
-            .iter()
-            .map(|i| i.name())
-            .collect();
-        let by_name: BTreeMap<&str, bool> = names
-            .iter()
-            .zip(verdicts)
-            .filter_map(|(name, v)| Some((*name, (*v)?)))
-            .collect();
-        let side = |verdict: bool| -> Vec<String> {
-            let mut side: Vec<String> = by_name
-                .iter()
-                .filter(|(_, v)| **v == verdict)
-                .map(|(name, _)| name.to_string())
-                .collect();
-            side.sort();
-            side
-        };
-        let (allowed, disallowed) = (side(true), side(false));
-        let features = features_with(scan, &query.agent, &query.url);
-        match self.setup.attribution.of_verdicts(&by_name, &features) {
-            Some(id) => count_question(t, seen, id, &allowed, &disallowed, decided),
-            None => {
-                let key = NewGroup::key(&allowed, &disallowed);
-                seen.new.insert(key.clone());
-                t.new
-                    .entry(key)
-                    .and_modify(|group| group.queries += 1)
-                    .or_insert_with(|| NewGroup {
-                        allowed,
-                        disallowed,
-                        queries: 1,
-                        files: 0,
-                        example: example(file, locator, q, query),
-                        minimized: None,
-                    });
-            }
-        }
-    }
-}
-
-/// Counts a split query attributed to question `id`, and who is on its minority side:
-/// the smaller side, or on a tie the side against the `decided` verdict.
-fn count_question(
-    t: &mut Tally,
-    seen: &mut Seen,
-    id: &str,
-    allowed: &[String],
-    disallowed: &[String],
-    decided: Option<bool>,
-) {
-    t.agreement.attributed += 1;
-    let tally = t.per_question.entry(id.to_string()).or_default();
-    tally.queries += 1;
-    seen.questions.insert(id.to_string());
-    let minority = match allowed.len().cmp(&disallowed.len()) {
-        std::cmp::Ordering::Less => Some(allowed),
-        std::cmp::Ordering::Greater => Some(disallowed),
-        std::cmp::Ordering::Equal => match decided {
-            Some(true) => Some(disallowed),
-            Some(false) => Some(allowed),
-            None => None,
-        },
-    };
-    for name in minority.into_iter().flatten() {
-        *tally.minority.entry(name.clone()).or_default() += 1;
-    }
-}
-
-/// Query `q` of `file` as a new group's example (its body's first
-/// [`EXAMPLE_BODY_LIMIT`] octets).
-fn example(file: &SurveyFile, locator: &str, q: usize, query: &SurveyQuery) -> Example {
-    let kept = &file.body[..file.body.len().min(EXAMPLE_BODY_LIMIT)];
-    Example {
-        host: file.host.clone(),
-        locator: locator.to_string(),
-        query: q as u64,
-        agent: query.agent.clone(),
-        url: query.url.clone(),
-        origin: query.origin.to_string(),
-        body: reptest_core::visible_notation::render(kept),
-        body_len: file.body.len() as u64,
-        body_hex: crate::tally::hex(kept),
-    }
-}
-
-/// What one file showed at least once: a file counts once in a files column however
-/// many of its queries showed it.
-struct Seen {
-    /// `[i][j]`: implementations `i` and `j` both gave a verdict on one query.
-    pair_both: Vec<Vec<bool>>,
-    /// `[i][j]`: their verdicts differed on one query.
-    pair_split: Vec<Vec<bool>>,
-    /// `[i]`: implementation `i` and the decider both gave a verdict on one query.
-    decided_both: Vec<bool>,
-    /// `[i]`: their verdicts differed on one query.
-    decided_split: Vec<bool>,
-    /// The questions a split query was attributed to.
-    questions: BTreeSet<String>,
-    /// The new groups a split query went to.
-    new: BTreeSet<String>,
-}
-
-impl Seen {
-    /// Nothing seen yet, for `n` implementations.
-    fn new(n: usize) -> Self {
-        Seen {
-            pair_both: vec![vec![false; n]; n],
-            pair_split: vec![vec![false; n]; n],
-            decided_both: vec![false; n],
-            decided_split: vec![false; n],
-            questions: BTreeSet::new(),
-            new: BTreeSet::new(),
-        }
-    }
-
-    /// The file's counts in the files columns of `t`.
-    fn count_files(self, t: &mut Tally) {
-        let n = self.decided_both.len();
-        for i in 0..n {
-            let mine = &mut t.implementations[i].decided;
-            mine.files = u64::from(self.decided_both[i]);
-            mine.files_disagree = u64::from(self.decided_split[i]);
-            for j in 0..n {
-                t.pairwise[i][j].files = u64::from(self.pair_both[i][j]);
-                t.pairwise[i][j].files_disagree = u64::from(self.pair_split[i][j]);
-            }
-        }
-        for id in self.questions {
-            if let Some(question) = t.per_question.get_mut(&id) {
-                question.files = 1;
-            }
-        }
-        for key in self.new {
-            if let Some(group) = t.new.get_mut(&key) {
-                group.files = 1;
-            }
-        }
-    }
-}
-
-/// What each implementation's breaker did with the file.
-fn count_breakers(t: &mut Tally, answers: &[Answers]) {
-    for (mine, answers) in t.implementations.iter_mut().zip(answers) {
-        let b = &mut mine.breaker;
-        match answers {
-            Answers::Asked {
-                tripped, opened, ..
-            } => {
-                b.files_tripped = u64::from(*tripped);
-                b.opened = u64::from(*opened);
-            }
-            Answers::Skipped => b.files_skipped = 1,
-        }
-    }
-}
-
-/// Counts every implementation's answer to query `q` (its `verdicts`), against the
-/// `decided` verdict and against each other implementation.
-fn count_answers(
-    t: &mut Tally,
-    seen: &mut Seen,
-    answers: &[Answers],
-    q: usize,
-    verdicts: &[Option<bool>],
-    decided: Option<bool>,
-) {
-    for (i, answer) in answers.iter().enumerate() {
-        let mine = &mut t.implementations[i];
-        mine.asked += 1;
-        match answer.outcome(q) {
-            Some(Outcome::Verdict { allowed, .. }) => {
-                mine.verdicts += 1;
-                mine.allowed += u64::from(*allowed);
-            }
-            Some(Outcome::Error(_)) => mine.missing.error += 1,
-            Some(Outcome::Timeout(_)) => mine.missing.timeout += 1,
-            Some(Outcome::Crash(_)) => mine.missing.crash += 1,
-            Some(Outcome::Unsupported(_)) => mine.missing.unsupported += 1,
-            None => mine.missing.skipped += 1,
-        }
-        if let (Some(v), Some(d)) = (verdicts[i], decided) {
-            mine.decided.queries += 1;
-            seen.decided_both[i] = true;
-            if v != d {
-                mine.decided.queries_disagree += 1;
-                seen.decided_split[i] = true;
-            }
-        }
-        for j in 0..answers.len() {
-            if let (Some(a), Some(b)) = (verdicts[i], verdicts[j]) {
-                let pair = &mut t.pairwise[i][j];
-                pair.queries += 1;
-                seen.pair_both[i][j] = true;
-                if a != b {
-                    pair.queries_disagree += 1;
-                    seen.pair_split[i][j] = true;
-                }
-            }
-        }
-    }
-}
-
-/// Counts a query in the agreement (when at least two gave a verdict); true when the
-/// verdicts split.
-fn count_agreement(t: &mut Tally, verdicts: &[Option<bool>]) -> bool {
-    let answered = verdicts.iter().flatten().count();
-    if answered < 2 {
-        return false;
-    }
-    t.agreement.compared += 1;
-    let allowed = verdicts.iter().flatten().filter(|v| **v).count();
-    if allowed == 0 || allowed == answered {
-        t.agreement.unanimous += 1;
-        return false;
-    }
-    t.agreement.split += 1;
-    true
+/// `all`, the origins of a header written before `--origins` existed.
+fn all_origins() -> String {
+    Origins::All.label().to_string()
 }

@@ -101,6 +101,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod bootstrap;
 pub mod breaker;
 pub mod engine;
 mod error;
@@ -111,7 +112,9 @@ pub mod minimize;
 pub mod partial;
 mod printable;
 pub mod queries;
+pub mod records;
 pub mod shard;
+pub mod sites;
 pub mod status;
 pub mod tally;
 
@@ -119,7 +122,8 @@ pub use error::Error;
 pub use file::{Cut, SurveyFile, BODY_LIMIT};
 pub use input::{open, Files, Format};
 pub use queries::{
-    derive, SurveyQuery, COMMON_PATHS, CRAWLER_AGENTS, GENERIC_AGENTS, MAX_FILE_AGENTS, ORIGINS,
+    derive, derive_with, AgentClass, Origins, Stratum, SurveyQuery, COMMON_PATHS, CRAWLER_AGENTS,
+    GENERIC_AGENTS, MAX_FILE_AGENTS, ORIGINS,
 };
 pub use shard::{Shard, ShardError};
 pub use status::{AccessBranch, StatusFamily};

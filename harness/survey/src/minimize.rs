@@ -30,7 +30,7 @@ use reptest_triage::signature::Signature;
 use reptest_triage::Query;
 
 use crate::engine::Survey;
-use crate::tally::{unhex, Minimized, NewGroup};
+use crate::tally::{unhex, Headline, Minimized, NewGroup, SiteExample};
 
 /// The evaluation budget per group that `reptest survey --minimize` uses.
 pub const BUDGET: usize = 300;
@@ -49,7 +49,53 @@ pub fn minimize_new(
     groups.into_par_iter().for_each(|group| {
         group.minimized = minimize_group(group, implementations, budget, attribution);
     });
+    let decider = survey.header.decided_by.name.clone();
+    let names: Vec<String> = survey
+        .header
+        .implementations
+        .iter()
+        .map(|i| i.name.clone())
+        .collect();
+    let headlines: Vec<(&String, &mut Headline)> =
+        names.iter().zip(&mut survey.tally.sites.ai).collect();
+    headlines.into_par_iter().for_each(|(name, headline)| {
+        if let Some(example) = &mut headline.example {
+            example.minimized = minimize_site(example, name, &decider, implementations, budget);
+        }
+    });
     survey.tally.new_minimized = true;
+}
+
+/// The example of an AI-crawler class that implementation `name` changes, minimized:
+/// the body and URL shrunk while it and the decider keep their verdicts on the query
+/// where they differ. `None` when either is not among `implementations` or they do not
+/// differ on the stored body.
+fn minimize_site(
+    example: &SiteExample,
+    name: &str,
+    decider: &str,
+    implementations: &[&dyn Implementation],
+    budget: usize,
+) -> Option<Minimized> {
+    let body = unhex(&example.example.body_hex)?;
+    let find = |wanted: &str| implementations.iter().copied().find(|i| i.name() == wanted);
+    let members: Vec<&dyn Implementation> = vec![find(decider)?, find(name)?];
+    let query = Query {
+        agent: example.example.agent.clone(),
+        url: example.example.url.clone(),
+    };
+    let names = [decider.to_string(), name.to_string()];
+    let outcomes = evaluate_one(&members, &body, &query);
+    let verdicts: Vec<Option<bool>> = outcomes
+        .iter()
+        .map(reptest_core::Outcome::allowed)
+        .collect();
+    if verdicts[0].is_none() || verdicts[1].is_none() || verdicts[0] == verdicts[1] {
+        return None;
+    }
+    let signature = Signature::of(&body, &query.agent, &query.url, &names, &outcomes);
+    let m = minimize_with_budget(&body, &query, &members, &signature, budget);
+    Some(minimized(m, None))
 }
 
 /// The question a minimized example of `group` matches: the group's partition (which
@@ -102,7 +148,12 @@ fn minimize_group(
     }
     let m = minimize_with_budget(&body, &query, &members, &signature, budget);
     let question = attribute(group, &m.body, &m.query.agent, &m.query.url, attribution);
-    Some(Minimized {
+    Some(minimized(m, question))
+}
+
+/// A minimizer's result as a [`Minimized`].
+fn minimized(m: reptest_triage::minimize::Minimized, question: Option<String>) -> Minimized {
+    Minimized {
         question,
         agent: m.query.agent,
         url: m.query.url,
@@ -115,7 +166,7 @@ fn minimize_group(
             Stop::Deadline => "deadline",
         }
         .to_string(),
-    })
+    }
 }
 
 #[cfg(test)]

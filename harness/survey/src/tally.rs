@@ -11,6 +11,14 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::bootstrap::Bootstrap;
+
+mod sites;
+mod slice;
+
+pub use sites::{CrawlerSites, Headline, SiteExample, SiteImpl, Sites};
+pub use slice::Slice;
+
 /// The counts of a survey or of any part of it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
@@ -37,6 +45,19 @@ pub struct Tally {
     /// ([`crate::minimize`]); a merge clears it (minimize after merging).
     #[serde(default)]
     pub new_minimized: bool,
+    /// The queries per stratum of origins ([`crate::Stratum`]: `natural`, `probe`).
+    #[serde(default)]
+    pub strata: BTreeMap<String, Slice>,
+    /// The queries per class of agent ([`crate::AgentClass`]: `generic`, `search`,
+    /// `ai`, `other`).
+    #[serde(default)]
+    pub agents: BTreeMap<String, Slice>,
+    /// The site-level classes per crawler ([`crate::sites`]).
+    #[serde(default)]
+    pub sites: Sites,
+    /// The bootstrap replicates of the shares ([`crate::bootstrap`]).
+    #[serde(default)]
+    pub bootstrap: Bootstrap,
 }
 
 /// Files read, and what became of them.
@@ -134,6 +155,10 @@ pub struct Decided {
     pub files: u64,
     /// Files with at least one query where its verdict differs.
     pub files_disagree: u64,
+    /// Queries where both gave a verdict but the query is open (attributed to a
+    /// question the corpus leaves open): neither agreement nor disagreement.
+    #[serde(default)]
+    pub open: u64,
 }
 
 /// Two implementations compared.
@@ -160,6 +185,10 @@ pub struct Agreement {
     pub split: u64,
     /// Split queries attributed to a question of the catalogue.
     pub attributed: u64,
+    /// Split queries attributed to a question the corpus leaves open (an RFC sentence
+    /// permits both verdicts): no verdict is decided on them.
+    #[serde(default)]
+    pub open: u64,
 }
 
 /// The split queries attributed to one question.
@@ -338,6 +367,10 @@ impl Tally {
             let mine = self.per_question.entry(id.clone()).or_default();
             mine.add(theirs, &id)?;
         }
+        slice::merge_slices(&mut self.strata, other.strata, "strata")?;
+        slice::merge_slices(&mut self.agents, other.agents, "agents")?;
+        self.sites.add(other.sites)?;
+        self.bootstrap.merge(other.bootstrap);
         for (key, theirs) in other.new {
             match self.new.get_mut(&key) {
                 None => {
@@ -453,7 +486,8 @@ counts!(Decided {
     queries,
     queries_disagree,
     files,
-    files_disagree
+    files_disagree,
+    open
 });
 counts!(BreakerTally {
     files_tripped,
@@ -470,12 +504,13 @@ counts!(Agreement {
     compared,
     unanimous,
     split,
-    attributed
+    attributed,
+    open
 });
 
 impl QuestionTally {
     /// Adds the counts of question `id`.
-    fn add(&mut self, o: QuestionTally, id: &str) -> Result<(), TallyError> {
+    pub(crate) fn add(&mut self, o: QuestionTally, id: &str) -> Result<(), TallyError> {
         let at = |what: &str| format!("per_question.{id}.{what}");
         add(&mut self.queries, o.queries, || at("queries"))?;
         add(&mut self.files, o.files, || at("files"))?;

@@ -16,6 +16,7 @@ mod report;
 mod run;
 mod serve;
 mod survey;
+mod survey_records;
 mod user_agent;
 
 use clap::{Parser, Subcommand};

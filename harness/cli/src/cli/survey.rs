@@ -1,6 +1,7 @@
 //! `reptest survey`: real robots.txt files through implementations, how often they
 //! disagree; `reptest survey merge`: shards' partial results into the whole survey.
 
+use super::survey_records::{Records, WithRecords};
 use super::CommandResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish};
 use reptest::impls;
@@ -94,6 +95,17 @@ struct RunArgs {
     /// The seed of query derivation: the same seed gives the same queries.
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
+    /// Which queries to derive: natural (URLs a crawler meets: rule paths, their
+    /// children, wildcards filled in, `$` ends, common paths), probe (URLs made to
+    /// provoke a divergence: percent-encoding variants, raw octets, `$` read literally or
+    /// passed by one octet), or all.
+    #[arg(long, default_value = "all", value_name = "natural|probe|all")]
+    origins: reptest_survey::Origins,
+    /// Write one JSON line per file and per query (agent, URL, origin, decided verdict
+    /// or open, every implementation's outcome, question; each file's status, size,
+    /// groups, agents and site-level classes) to FILE; gzipped when FILE ends in .gz.
+    #[arg(long, value_name = "FILE")]
+    records: Option<PathBuf>,
     /// Survey only shard I of N (0-based: 0/4 ... 3/4) and write
     /// DIR/partial-I-of-N.json. A file's shard is a hash of its host and place in the
     /// input. Default: from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, or
@@ -260,6 +272,8 @@ fn run_survey(args: RunArgs) -> CommandResult {
         limit: args.limit,
         breaker,
         timeout,
+        origins: args.origins,
+        records: args.records.is_some(),
     };
     let total = match shard {
         Some(_) => None,
@@ -267,9 +281,24 @@ fn run_survey(args: RunArgs) -> CommandResult {
     };
     observer.count_files(total);
     let started = std::time::Instant::now();
+    let entries: Vec<engine::ImplEntry> =
+        chosen.iter().map(|i| engine::ImplEntry::of(*i)).collect();
+    let per_file = args.queries_per_file as u64;
+    let records = args
+        .records
+        .as_deref()
+        .map(|path| Records::create(path, &entries, args.seed, per_file))
+        .transpose()?;
+    let watching = WithRecords {
+        inner: &observer,
+        records: records.as_ref(),
+    };
     let mut survey =
-        engine::survey(&input, &options, &setup, &observer).map_err(|e| e.to_string())?;
+        engine::survey(&input, &options, &setup, &watching).map_err(|e| e.to_string())?;
     observer.finish();
+    if let Some(records) = records {
+        records.finish()?;
+    }
     let timing = summary::Timing {
         read: observer.read.load(Ordering::Relaxed),
         shard,

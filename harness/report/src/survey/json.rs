@@ -10,7 +10,12 @@
 //! `new_minimized` (whether the new groups' examples went through the minimizer:
 //! `reptest survey --minimize`, or `reptest survey merge --minimize`).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
+
+use super::research::{self, SitesView, SliceView, STRATA_MEANS};
+use reptest_survey::bootstrap::Interval;
 
 use super::{AGREEMENT_MEANS, DECIDED_MEANS};
 use crate::pieces::numbers::share;
@@ -50,6 +55,13 @@ struct View<'a> {
     per_question: Vec<Question<'a>>,
     new: Vec<&'a NewGroup>,
     new_minimized: bool,
+    origins: &'a str,
+    strata_means: &'static str,
+    strata: BTreeMap<String, SliceView<'a>>,
+    agents: BTreeMap<String, SliceView<'a>>,
+    sites: SitesView<'a>,
+    intervals_means: String,
+    intervals: BTreeMap<&'a str, Interval>,
 }
 
 #[derive(Serialize)]
@@ -203,6 +215,18 @@ impl<'a> View<'a> {
             per_question: questions(survey),
             new: new_groups(survey),
             new_minimized: tally.new_minimized,
+            origins: &header.origins,
+            strata_means: STRATA_MEANS,
+            strata: research::slices(survey, &tally.strata, &["natural", "probe"], true),
+            agents: research::slices(
+                survey,
+                &tally.agents,
+                &["generic", "search", "ai", "other"],
+                false,
+            ),
+            sites: research::sites(survey),
+            intervals_means: research::intervals_means(header.seed),
+            intervals: research::intervals(survey),
         }
     }
 }

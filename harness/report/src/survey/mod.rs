@@ -8,6 +8,8 @@
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod records;
+pub mod research;
 pub mod summary;
 
 use crate::pieces::numbers::{count, percent, share};

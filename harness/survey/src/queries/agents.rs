@@ -29,6 +29,101 @@ pub const CRAWLER_AGENTS: [&str; 18] = [
     "Amazonbot",
 ];
 
+/// The product tokens of AI crawlers and AI fetchers: training crawlers, AI search
+/// indexers and user-initiated fetchers, as their operators name them (compared without
+/// regard to case).
+pub const AI_AGENTS: [&str; 24] = [
+    "GPTBot",
+    "OAI-SearchBot",
+    "ChatGPT-User",
+    "ClaudeBot",
+    "Claude-User",
+    "Claude-SearchBot",
+    "Claude-Web",
+    "anthropic-ai",
+    "CCBot",
+    "Google-Extended",
+    "GoogleOther",
+    "PerplexityBot",
+    "Perplexity-User",
+    "Bytespider",
+    "Applebot-Extended",
+    "meta-externalagent",
+    "meta-externalfetcher",
+    "FacebookBot",
+    "Amazonbot",
+    "cohere-ai",
+    "Diffbot",
+    "YouBot",
+    "Timpibot",
+    "omgili",
+];
+
+/// The product tokens of search engines' crawlers (compared without regard to case).
+pub const SEARCH_AGENTS: [&str; 14] = [
+    "Googlebot",
+    "Googlebot-Image",
+    "Googlebot-News",
+    "AdsBot-Google",
+    "Bingbot",
+    "Applebot",
+    "Baiduspider",
+    "YandexBot",
+    "Yandex",
+    "DuckDuckBot",
+    "Slurp",
+    "SeznamBot",
+    "PetalBot",
+    "Yeti",
+];
+
+/// The class of a query's agent, for the reports' tables per agent class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AgentClass {
+    /// A generic token ([`GENERIC_AGENTS`]) that no file names: it falls to `*`.
+    Generic,
+    /// A search engine's crawler ([`SEARCH_AGENTS`]).
+    Search,
+    /// An AI crawler or fetcher ([`AI_AGENTS`]).
+    Ai,
+    /// Any other: archivers, SEO tools, social previews, and the tokens files name.
+    Other,
+}
+
+impl AgentClass {
+    /// Every class, in the reports' order.
+    pub const ALL: [AgentClass; 4] = [
+        AgentClass::Generic,
+        AgentClass::Search,
+        AgentClass::Ai,
+        AgentClass::Other,
+    ];
+
+    /// The class of `agent` (case-insensitive).
+    pub fn of(agent: &str) -> AgentClass {
+        let named = |list: &[&str]| list.iter().any(|a| a.eq_ignore_ascii_case(agent));
+        if named(&GENERIC_AGENTS) {
+            AgentClass::Generic
+        } else if named(&AI_AGENTS) {
+            AgentClass::Ai
+        } else if named(&SEARCH_AGENTS) {
+            AgentClass::Search
+        } else {
+            AgentClass::Other
+        }
+    }
+
+    /// `generic`, `search`, `ai` or `other`.
+    pub fn label(self) -> &'static str {
+        match self {
+            AgentClass::Generic => "generic",
+            AgentClass::Search => "search",
+            AgentClass::Ai => "ai",
+            AgentClass::Other => "other",
+        }
+    }
+}
+
 /// At most this many agents are taken from one file's user-agent lines (the first ones,
 /// in file order).
 pub const MAX_FILE_AGENTS: usize = 64;
@@ -67,5 +162,24 @@ mod tests {
             .iter()
             .chain(&CRAWLER_AGENTS)
             .all(|a| is_product_token(a.as_bytes())));
+    }
+}
+
+#[cfg(test)]
+mod class_tests {
+    use super::*;
+
+    #[test]
+    fn classes() {
+        assert_eq!(AgentClass::of("gptbot"), AgentClass::Ai);
+        assert_eq!(AgentClass::of("Googlebot"), AgentClass::Search);
+        assert_eq!(AgentClass::of("examplebot"), AgentClass::Generic);
+        assert_eq!(AgentClass::of("AhrefsBot"), AgentClass::Other);
+        // The fixed crawlers asked about are classed.
+        let ai = CRAWLER_AGENTS
+            .iter()
+            .filter(|a| AgentClass::of(a) == AgentClass::Ai)
+            .count();
+        assert_eq!(ai, 7);
     }
 }

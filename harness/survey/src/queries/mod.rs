@@ -145,15 +145,19 @@
 
 mod agents;
 pub(crate) mod rng;
-mod scan;
+pub(crate) mod scan;
+mod strata;
 
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-pub use agents::{CRAWLER_AGENTS, GENERIC_AGENTS, MAX_FILE_AGENTS};
+pub use agents::{
+    AgentClass, AI_AGENTS, CRAWLER_AGENTS, GENERIC_AGENTS, MAX_FILE_AGENTS, SEARCH_AGENTS,
+};
+pub use strata::{Origins, Stratum, UnknownOrigins};
 
 use crate::file::SurveyFile;
-use agents::agent_of;
+pub(crate) use agents::agent_of;
 use rng::{file_seed, Rng};
 use scan::Rule;
 
@@ -262,6 +266,28 @@ struct Candidate {
 /// assert_ne!(queries, derive(&file, 8, 5));
 /// ```
 pub fn derive(file: &SurveyFile, seed: u64, per_file: usize) -> Vec<SurveyQuery> {
+    derive_with(file, seed, per_file, Origins::All)
+}
+
+/// [`derive`](fn@derive) with only the origins `origins` admits: the URLs of the other
+/// origins are dropped before step 3's shuffles, so `per_file` queries are still made
+/// where the admitted origins give enough, and [`Origins::All`] is exactly
+/// [`derive`](fn@derive).
+///
+/// ```
+/// use reptest_survey::{derive_with, Origins, Stratum, SurveyFile};
+///
+/// let file = SurveyFile::new("example.org", b"User-agent: *\nDisallow: /search\n".to_vec());
+/// let natural = derive_with(&file, 7, 10, Origins::Only(Stratum::Natural));
+/// assert_eq!(natural.len(), 10);
+/// assert!(natural.iter().all(|q| Stratum::of(q.origin) == Stratum::Natural));
+/// ```
+pub fn derive_with(
+    file: &SurveyFile,
+    seed: u64,
+    per_file: usize,
+    origins: Origins,
+) -> Vec<SurveyQuery> {
     if per_file == 0 {
         return Vec::new();
     }
@@ -297,7 +323,10 @@ pub fn derive(file: &SurveyFile, seed: u64, per_file: usize) -> Vec<SurveyQuery>
         origin: COMMON,
         agent: None,
     }));
-    for group in &mut by_origin {
+    for (origin, group) in by_origin.iter_mut().enumerate() {
+        if !origins.admits(ORIGINS[origin]) {
+            group.clear();
+        }
         rng.shuffle(group);
     }
 
@@ -485,6 +514,18 @@ fn rule_urls(pattern: &[u8], rng: &mut Rng, emit: &mut dyn FnMut(usize, String))
         emit(DOLLAR_PAST, to_url(&past));
     }
     variants(&shortest, rng, emit);
+}
+
+/// The shortest path a rule's pattern matches, as a URL: the pattern up to its first `$`
+/// with every `*` removed (§2's *shortest match*), `/` put in front when it starts
+/// otherwise. The URL a site-level answer asks about for a rule ([`crate::sites`]).
+pub(crate) fn shortest_match_url(pattern: &[u8]) -> String {
+    let body = &pattern[..pattern
+        .iter()
+        .position(|&b| b == b'$')
+        .unwrap_or(pattern.len())];
+    let parts: Vec<&[u8]> = body.split(|&b| b == b'*').collect();
+    to_url(&expand(&parts, &[b""]))
 }
 
 /// Whether `left` followed by `right` has a `%XX` escape across the joint: an escape

@@ -26,6 +26,8 @@ pub(crate) struct Rule<'a> {
     /// The group the rule belongs to (an index into [`Scan::groups`]); `None` for a rule
     /// before any user-agent line.
     pub(crate) group: Option<usize>,
+    /// A `disallow` line (or a misspelling of one), not an `allow` line.
+    pub(crate) disallow: bool,
 }
 
 /// The groups and rules of one body.
@@ -58,12 +60,13 @@ pub(crate) fn scan(body: &[u8]) -> Scan<'_> {
                     group.push(value);
                 }
             }
-            Some(Key::Allow | Key::Disallow) => {
+            Some(kind @ (Key::Allow | Key::Disallow)) => {
                 after_rule = true;
                 if !value.is_empty() {
                     out.rules.push(Rule {
                         pattern: value,
                         group: out.groups.len().checked_sub(1),
+                        disallow: kind == Key::Disallow,
                     });
                 }
             }
@@ -91,15 +94,18 @@ mod tests {
             vec![
                 Rule {
                     pattern: b"/orphan",
-                    group: None
+                    group: None,
+                    disallow: true
                 },
                 Rule {
                     pattern: b"/a",
-                    group: Some(0)
+                    group: Some(0),
+                    disallow: true
                 },
                 Rule {
                     pattern: b"/typo",
-                    group: Some(1)
+                    group: Some(1),
+                    disallow: true
                 },
             ]
         );
