@@ -30,8 +30,28 @@ pub const REPLICATES: usize = 1000;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bootstrap {
     /// Per share key, per group (only groups with a file counted): `[numerator,
-    /// denominator]`.
-    pub sums: BTreeMap<String, BTreeMap<u32, [u64; 2]>>,
+    /// denominator]`; in JSON, a list of `[group, numerator, denominator]`.
+    pub sums: BTreeMap<String, GroupSums>,
+}
+
+/// One share's sums per group, in JSON a list of `[group, numerator, denominator]`
+/// (JSON object keys are strings; a list keeps the groups numbers).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GroupSums(pub BTreeMap<u32, [u64; 2]>);
+
+impl Serialize for GroupSums {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|(g, [n, d])| (g, n, d)))
+    }
+}
+
+impl<'de> Deserialize<'de> for GroupSums {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let list = Vec::<(u32, u64, u64)>::deserialize(deserializer)?;
+        Ok(GroupSums(
+            list.into_iter().map(|(g, n, d)| (g, [n, d])).collect(),
+        ))
+    }
 }
 
 /// A share and its 95 % interval.
@@ -62,6 +82,7 @@ impl Bootstrap {
             .sums
             .entry(key.to_string())
             .or_default()
+            .0
             .entry(group)
             .or_default();
         sum[0] = sum[0].saturating_add(numerator);
@@ -72,8 +93,8 @@ impl Bootstrap {
     pub fn merge(&mut self, other: Bootstrap) {
         for (key, groups) in other.sums {
             let mine = self.sums.entry(key).or_default();
-            for (group, theirs) in groups {
-                let sum = mine.entry(group).or_default();
+            for (group, theirs) in groups.0 {
+                let sum = mine.0.entry(group).or_default();
                 sum[0] = sum[0].saturating_add(theirs[0]);
                 sum[1] = sum[1].saturating_add(theirs[1]);
             }
@@ -85,7 +106,7 @@ impl Bootstrap {
     pub fn interval(&self, key: &str, seed: u64) -> Option<Interval> {
         let groups = self.sums.get(key)?;
         let mut dense = vec![[0u64; 2]; GROUPS as usize];
-        for (group, sum) in groups {
+        for (group, sum) in &groups.0 {
             if let Some(slot) = dense.get_mut(*group as usize) {
                 *slot = *sum;
             }

@@ -387,3 +387,45 @@ fn counts_no_survey_gives_are_refused() {
         );
     }
 }
+
+/// Site-level classes: the reference's decide; an implementation that allows everything
+/// classes every restricted file otherwise, and the AI-crawler headline counts them.
+#[test]
+fn site_classes_confusion_and_the_ai_headline() {
+    let t = run(Shard::WHOLE).tally;
+    let gpt = &t.sites.crawlers["GPTBot"];
+    // Six directory files and the one WARC record with a 200 are classed.
+    assert_eq!(gpt.files, 7);
+    let (reference, allow) = (&gpt.implementations[0], &gpt.implementations[1]);
+    // Fully: host1 (GPTBot's own `Disallow: /`), warc3; partially: host0 (/private/),
+    // host2 (`/*.pdf$`, asked as /.pdf), host4 (/caf%C3%A9); unrestricted: host3 (empty),
+    // host5 (only examplebot's group).
+    assert_eq!(reference.classes, [2, 3, 2]);
+    assert_eq!(allow.classes, [0, 0, 7]);
+    assert_eq!(allow.confusion, [[0, 0, 2], [0, 0, 3], [0, 0, 2]]);
+    assert_eq!((allow.differ, reference.differ), (5, 0));
+    // flaky, which inverts the reference's verdicts or errs, differs on every file.
+    assert_eq!(gpt.disagree, 7);
+    // Googlebot is not named by host1: it falls to `*`, which allows everything there.
+    assert_eq!(
+        t.sites.crawlers["Googlebot"].implementations[0].classes,
+        [1, 3, 3]
+    );
+    let headline = &t.sites.ai[1];
+    assert_eq!((headline.compared, headline.changed), (7, 5));
+    let example = headline.example.as_ref().unwrap();
+    assert_eq!(
+        (example.decided.as_str(), example.theirs.as_str()),
+        ("partial", "none")
+    );
+    assert_eq!(example.example.host, "host0.example");
+    // The strata and the agent classes each split the derived queries.
+    let sum = |m: &std::collections::BTreeMap<String, reptest_survey::tally::Slice>| {
+        m.values().map(|s| s.queries).sum::<u64>()
+    };
+    assert_eq!(sum(&t.strata), t.queries);
+    assert_eq!(sum(&t.agents), t.queries);
+    assert!(t.strata["natural"].queries > t.strata["probe"].queries);
+    // Every share has its interval, drawn from the seed.
+    assert!(t.bootstrap.interval("sites/ai/allow-all", 1).is_some());
+}
