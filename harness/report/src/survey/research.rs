@@ -166,6 +166,8 @@ pub struct CrawlerView<'a> {
     pub files: u64,
     /// Files whose decided class is open.
     pub open: u64,
+    /// Files on which the implementations' verdicts on `/` split.
+    pub root_split: u64,
     /// Files the implementations class differently.
     pub disagree: Shared,
     /// Of those, files whose decided class is open.
@@ -221,6 +223,7 @@ pub fn sites(survey: &Survey) -> SitesView<'_> {
                 class: if is_ai(crawler) { "ai" } else { "search" },
                 files: c.files,
                 open: c.open,
+                root_split: c.root_split,
                 disagree: Shared::of(
                     survey,
                     &format!("sites/{crawler}/disagree"),

@@ -14,6 +14,8 @@ struct Classed {
     decided: Option<SiteClass>,
     /// Whether a split site query of the crawler is attributed to an open question.
     open: bool,
+    /// Whether the verdicts on `/` split.
+    root_split: bool,
 }
 
 /// Counts the file's classes for every crawler in `t.sites`.
@@ -48,6 +50,7 @@ fn classify(asked: &Asked<'_>, range: std::ops::Range<usize>, n: usize) -> Class
         theirs,
         decided: SiteClass::of(&decided),
         open: judged.iter().any(|j| j.open),
+        root_split: judged.first().is_some_and(|j| j.split),
     }
 }
 
@@ -80,6 +83,7 @@ fn crawler_counts(classed: &Classed) -> CrawlerSites {
     CrawlerSites {
         files: 1,
         open: u64::from(classed.open),
+        root_split: u64::from(classed.root_split),
         disagree: u64::from(disagree),
         disagree_open: u64::from(disagree && classed.open),
         implementations,

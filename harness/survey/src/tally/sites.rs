@@ -25,6 +25,10 @@ pub struct CrawlerSites {
     /// Files whose decided class is open: a site query of the crawler split, and was
     /// attributed to a question the corpus leaves open (`either`).
     pub open: u64,
+    /// Files on which the implementations' verdicts on `/` for the crawler split (may
+    /// the crawler fetch `/`?).
+    #[serde(default)]
+    pub root_split: u64,
     /// Files the implementations (those giving a class) class differently.
     pub disagree: u64,
     /// Of those, files whose decided class is open.
@@ -124,6 +128,7 @@ impl CrawlerSites {
         let at = |what: &str| format!("sites.{crawler}.{what}");
         add(&mut self.files, other.files, || at("files"))?;
         add(&mut self.open, other.open, || at("open"))?;
+        add(&mut self.root_split, other.root_split, || at("root_split"))?;
         add(&mut self.disagree, other.disagree, || at("disagree"))?;
         add(&mut self.disagree_open, other.disagree_open, || {
             at("disagree_open")
