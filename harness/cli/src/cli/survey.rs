@@ -5,7 +5,7 @@ use super::survey_records::{Records, WithRecords};
 use super::CommandResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish};
 use reptest::impls;
-use reptest::report::survey::{html, json, markdown, summary};
+use reptest::report::survey::{self as report_survey, json, markdown, summary};
 use reptest::triage::attribution;
 use reptest_survey::engine::{self, Observer, Options, Setup, Survey};
 use reptest_survey::partial::{self, Partial};
@@ -405,19 +405,21 @@ fn write_partial(shard: Shard, survey: Survey, out: Option<&Path>, json: bool) -
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes survey.json, README.md and survey.html into `out`, and prints the JSON with
-/// `json`, else the Markdown when there is no `out`.
+/// Writes survey.json, README.md, survey.html, csv/ and figures/ into `out`
+/// (`survey::files`), and prints the JSON with `json`, else the Markdown when there is
+/// no `out`.
 fn emit(survey: &Survey, out: Option<&Path>, json: bool) -> CommandResult {
     let text = json::render(survey);
     let markdown = markdown::render(survey);
     if let Some(dir) = out {
-        create(dir)?;
-        reptest::atomic::write_all(&[
-            (dir.join("survey.json"), text.as_bytes()),
-            (dir.join("README.md"), markdown.as_bytes()),
-            (dir.join("survey.html"), html::render(survey).as_bytes()),
-        ])
-        .map_err(|e| e.to_string())?;
+        for folder in std::iter::once("").chain(report_survey::FOLDERS) {
+            create(&dir.join(folder))?;
+        }
+        let files: Vec<(PathBuf, Vec<u8>)> = report_survey::files(survey)
+            .into_iter()
+            .map(|(path, bytes)| (dir.join(path), bytes))
+            .collect();
+        reptest::atomic::write_all(&files).map_err(|e| e.to_string())?;
         eprintln!("{}", summary::written(survey, dir));
     }
     if json {

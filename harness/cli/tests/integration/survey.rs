@@ -228,7 +228,11 @@ fn shards_merge_into_exactly_the_unsharded_survey() {
         "--out",
         merged.to_str().unwrap(),
     ]);
-    for name in ["survey.json", "README.md", "survey.html"] {
+    let tables_and_figures = ["csv/pairwise-queries.csv", "figures/pairwise.svg"];
+    for name in ["survey.json", "README.md", "survey.html"]
+        .into_iter()
+        .chain(tables_and_figures)
+    {
         assert_eq!(
             std::fs::read(whole.join(name)).unwrap(),
             std::fs::read(merged.join(name)).unwrap(),

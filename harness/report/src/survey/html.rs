@@ -1,21 +1,27 @@
-//! `survey.html`: one self-contained page (no script, no external resource) with the
-//! pairwise heatmap as a coloured table, the headline, the status table, the
-//! disagreement with the decided verdict, the questions and the new groups.
+//! `survey.html`: one self-contained page (no script, no external resource): the
+//! headline, the figures inline ([`super::figures`]), the pairwise matrices with numbered
+//! columns, the disagreement with the decided verdict, the status table, the questions
+//! and the new groups. It fits a window 1,400 pixels wide: compact matrix cells, long
+//! words wrapped, figures scaled down to the page, and a table too wide for the page
+//! (dozens of implementations) scrolls on its own instead of widening the page.
 
 use std::fmt::Write;
 
-use super::json::{new_groups, question_rows, status_rows};
-use super::{AGREEMENT_MEANS, DECIDED_MEANS, MISSING_KINDS};
-use crate::pieces::colour::disagreement as colour;
+use super::figures::Figure;
+use super::json::new_groups;
+use super::{tables, AGREEMENT_MEANS, DECIDED_MEANS};
 use crate::pieces::html::{escape as esc, pre};
-use crate::pieces::numbers::{count, percent, share};
+use crate::pieces::numbers::count;
+use crate::pieces::svg::inline;
+use crate::pieces::table::Table;
 use reptest_survey::engine::Survey;
 
-const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:90em;color:#222}\
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .5em}\
-td.n{text-align:right}th.r{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap}\
-td.h{text-align:center;min-width:3.2em}pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:20em}\
-.big{font-size:2em;font-weight:bold}";
+const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;padding:0 1em;max-width:84em;color:#222}\
+table{border-collapse:collapse;margin:.5em 0 1em}td,th{border:1px solid #ccc;padding:.2em .4em}\
+th{font-weight:600}td.n{text-align:right}td.h{text-align:right;font-size:12px;padding:.15em .25em}\
+code{overflow-wrap:anywhere}pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:20em}\
+.wide{max-width:100%;overflow-x:auto}figure{margin:1em 0}svg{max-width:100%;height:auto}\
+figcaption{color:#555;font-size:13px}.big{font-size:2em;font-weight:bold}";
 
 /// The HTML page of `survey`.
 pub fn render(survey: &Survey) -> String {
@@ -27,7 +33,7 @@ pub fn render(survey: &Survey) -> String {
 /// The page, section by section.
 fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
     write_head(page, survey)?;
-    write_heatmap(page, survey)?;
+    write_pairwise(page, survey)?;
     write_decided(page, survey)?;
     write_status_codes(page, survey)?;
     write_questions(page, survey)?;
@@ -41,7 +47,7 @@ fn write_head(page: &mut String, survey: &Survey) -> std::fmt::Result {
     page.push_str("<!doctype html>\n<html lang=en>\n<head>\n<meta charset=utf-8>\n");
     writeln!(
         page,
-        "<title>reptest survey</title>\n<style>{STYLE}</style>\n</head>\n<body>"
+        "<meta name=viewport content=\"width=device-width\">\n<title>reptest survey</title>\n<style>{STYLE}</style>\n</head>\n<body>"
     )?;
     writeln!(page, "<h1>reptest survey</h1>")?;
     let (headline, of) = super::headline(survey);
@@ -55,80 +61,63 @@ fn write_head(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(page, "<p>{}</p>", esc(&super::settings(survey)))
 }
 
-/// "Pairwise disagreement": the queries' disagreement as a coloured table.
-fn write_heatmap(page: &mut String, survey: &Survey) -> std::fmt::Result {
-    let implementations = &survey.header.implementations;
-    writeln!(page, "<h2>Pairwise disagreement</h2>")?;
-    writeln!(
-        page,
-        "<p>Row against column: of the queries both answered with a verdict, the share on which they differ (white 0 %, red 50 % or more).</p>\n<table>\n<tr><th></th>"
-    )?;
-    for entry in implementations {
-        write!(page, "<th class=r>{}</th>", esc(&entry.name))?;
+/// `figure` of `survey` inline with its caption, if the survey has it.
+fn write_figure(page: &mut String, survey: &Survey, figure: Figure) -> std::fmt::Result {
+    match figure.render(survey) {
+        Some(svg) => writeln!(
+            page,
+            "<figure>\n{}<figcaption>{} (<code>{}</code>)</figcaption>\n</figure>",
+            inline(&svg),
+            esc(figure.caption()),
+            esc(&figure.path())
+        ),
+        None => Ok(()),
     }
-    writeln!(page, "</tr>")?;
-    for (entry, row) in implementations.iter().zip(&survey.tally.pairwise) {
-        write!(page, "<tr><th>{}</th>", esc(&entry.name))?;
-        for pair in row {
-            let s = share(pair.queries_disagree, pair.queries);
-            write!(
-                page,
-                "<td class=h style=\"background:{}\" title=\"{} of {} queries\">{}</td>",
-                colour(s),
-                pair.queries_disagree,
-                pair.queries,
-                esc(&percent(pair.queries_disagree, pair.queries).replace(" %", ""))
-            )?;
-        }
-        writeln!(page, "</tr>")?;
-    }
-    writeln!(page, "</table>")
 }
 
-/// "Against the decided verdict": one row per implementation, then the tie-breaker note.
+/// `table` in a container that scrolls sideways if the table is wider than the page.
+fn write_table(page: &mut String, table: &Table) -> std::fmt::Result {
+    writeln!(page, "<div class=wide>\n{}</div>", table.html())
+}
+
+/// "Pairwise disagreement": the clustered figure, then the queries' and files'
+/// matrices, columns numbered as the rows.
+fn write_pairwise(page: &mut String, survey: &Survey) -> std::fmt::Result {
+    writeln!(page, "<h2>Pairwise disagreement</h2>")?;
+    write_figure(page, survey, Figure::Pairwise)?;
+    writeln!(
+        page,
+        "<p>Row against column, in %: of the queries both answered with a verdict, the share on which their verdicts differ; then, of the files on which both gave a verdict, the share with at least one such query (white 0, red 50 or more). Columns are numbered as the rows.</p>"
+    )?;
+    let tables = [
+        ("Queries", tables::pairwise_queries(survey)),
+        ("Files", tables::pairwise_files(survey)),
+    ];
+    for (title, table) in tables {
+        writeln!(page, "<h3>{title}</h3>")?;
+        write_table(page, &table)?;
+    }
+    Ok(())
+}
+
+/// "Against the decided verdict": one row per implementation, then the breaker's note.
 fn write_decided(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(
         page,
         "<h2>Against the decided verdict</h2>\n<p>{}</p>",
         esc(DECIDED_MEANS)
     )?;
-    writeln!(page, "<table>\n<tr><th>implementation</th><th>version</th><th>queries</th><th>verdicts</th><th>missing</th><th>disagree: queries</th><th>disagree: files</th></tr>")?;
-    for row in super::decided_rows(survey) {
-        writeln!(
-            page,
-            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n title=\"{MISSING_KINDS}: {}\">{}</td><td class=n style=\"background:{}\">{}</td><td class=n>{}</td></tr>",
-            esc(row.name),
-            esc(row.version),
-            row.asked,
-            row.verdicts,
-            row.by_kind,
-            row.missing,
-            colour(row.share),
-            esc(&row.queries.0),
-            esc(&row.files.0)
-        )?;
-    }
-    writeln!(page, "</table>\n<p>{}</p>", esc(&super::breaker(survey)))
+    write_table(page, &tables::implementations(survey))?;
+    writeln!(page, "<p>{}</p>", esc(&super::breaker(survey)))
 }
 
 /// "Status codes": the files and queries per status family and access method.
 fn write_status_codes(page: &mut String, survey: &Survey) -> std::fmt::Result {
-    writeln!(page, "<h2>Status codes</h2>\n<table>\n<tr><th>status</th><th>files</th><th>access method (RFC 9309)</th><th>queries</th></tr>")?;
-    for (family, branch, files, queries) in status_rows(survey) {
-        writeln!(
-            page,
-            "<tr><td>{}</td><td class=n>{}</td><td>{}: {}</td><td class=n>{}</td></tr>",
-            esc(&family),
-            count(files),
-            branch.label(),
-            esc(branch.meaning()),
-            count(queries)
-        )?;
-    }
-    writeln!(page, "</table>")
+    writeln!(page, "<h2>Status codes</h2>")?;
+    write_table(page, &tables::status(survey))
 }
 
-/// "Questions": the split queries attributed to a question of the catalogue.
+/// "Questions": the figure, then the split queries attributed to each question.
 fn write_questions(page: &mut String, survey: &Survey) -> std::fmt::Result {
     let a = &survey.tally.agreement;
     writeln!(
@@ -137,24 +126,8 @@ fn write_questions(page: &mut String, survey: &Survey) -> std::fmt::Result {
         count(a.attributed),
         count(a.split)
     )?;
-    writeln!(page, "<table>\n<tr><th>question</th><th></th><th>queries</th><th>files</th><th>on the minority side</th></tr>")?;
-    for row in question_rows(survey) {
-        let minority: Vec<String> = row
-            .minority
-            .iter()
-            .map(|(name, n)| format!("{} {n}", esc(name)))
-            .collect();
-        writeln!(
-            page,
-            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td>{}</td></tr>",
-            esc(&row.id),
-            esc(&row.text),
-            count(row.queries),
-            count(row.files),
-            minority.join(", ")
-        )?;
-    }
-    writeln!(page, "</table>")
+    write_figure(page, survey, Figure::Questions)?;
+    write_table(page, &tables::questions(survey))
 }
 
 /// "New": the split queries no question explains, by partition, with their examples.

@@ -2,12 +2,12 @@
 
 use std::fmt::Write;
 
-use super::json::{new_groups, question_rows, status_rows};
-use super::{AGREEMENT_MEANS, DECIDED_MEANS, MISSING_KINDS};
-use crate::pieces::markdown::{fence_block, plain_cell as cell, plain_code as inline};
+use super::json::new_groups;
+use super::{figures, tables, AGREEMENT_MEANS, DECIDED_MEANS};
+use crate::pieces::markdown::{fence_block, plain_code as inline};
 use crate::pieces::numbers::{count, percent};
 use reptest_survey::engine::Survey;
-use reptest_survey::tally::{NewGroup, PairTally, EXAMPLE_BODY_LIMIT};
+use reptest_survey::tally::{NewGroup, EXAMPLE_BODY_LIMIT};
 
 /// The Markdown page of `survey`.
 pub fn render(survey: &Survey) -> String {
@@ -53,24 +53,7 @@ fn write_status_codes(page: &mut String, survey: &Survey) -> std::fmt::Result {
         page,
         "Files without a status (a directory or tar archive) are taken as fetched with 200. Only the files whose rules apply are surveyed.\n"
     )?;
-    writeln!(
-        page,
-        "| status | files | share | access method (RFC 9309) | queries |\n| --- | ---: | ---: | --- | ---: |"
-    )?;
-    for (family, branch, files, queries) in status_rows(survey) {
-        let section = branch
-            .section()
-            .map_or(String::new(), |s| format!(" (§{s})"));
-        writeln!(
-            page,
-            "| {family} | {} | {} | {}: {}{section} | {} |",
-            count(files),
-            percent(files, survey.tally.files.read),
-            branch.label(),
-            branch.meaning(),
-            count(queries)
-        )?;
-    }
+    page.push_str(&tables::status(survey).markdown());
     Ok(())
 }
 
@@ -78,81 +61,31 @@ fn write_status_codes(page: &mut String, survey: &Survey) -> std::fmt::Result {
 fn write_decided(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(page, "\n## Against the decided verdict\n")?;
     writeln!(page, "{DECIDED_MEANS}\n")?;
-    writeln!(
-        page,
-        "| implementation | version | queries | verdicts | missing ({MISSING_KINDS}) | disagree: queries | disagree: files |\n| --- | --- | ---: | ---: | --- | ---: | ---: |"
-    )?;
-    for row in super::decided_rows(survey) {
-        writeln!(
-            page,
-            "| {} | {} | {} | {} | {} ({}) | {} ({}) | {} ({}) |",
-            cell(row.name),
-            cell(row.version),
-            row.asked,
-            row.verdicts,
-            row.missing,
-            row.by_kind,
-            row.queries.0,
-            row.queries.1,
-            row.files.0,
-            row.files.1
-        )?;
-    }
+    page.push_str(&tables::implementations(survey).markdown());
     writeln!(page, "\n{}", super::breaker(survey))
 }
 
-/// A share of a pair's tally: (part, whole).
-type PairShare = fn(&PairTally) -> (u64, u64);
-
-/// "Pairwise disagreement": the queries table, then the files table.
+/// "Pairwise disagreement": the figure, the queries table, then the files table.
 fn write_pairwise(page: &mut String, survey: &Survey) -> std::fmt::Result {
     writeln!(page, "\n## Pairwise disagreement\n")?;
     writeln!(
         page,
         "Row against column: of the queries both answered with a verdict, the share on which their verdicts differ (then, below, of the files on which both gave a verdict, the share with at least one such query).\n"
     )?;
-    let tables: [(&str, PairShare); 2] = [
-        ("Queries", |p| (p.queries_disagree, p.queries)),
-        ("Files", |p| (p.files_disagree, p.files)),
+    write_figure(page, &figures::Figure::Pairwise)?;
+    let tables = [
+        ("Queries", tables::pairwise_queries(survey)),
+        ("Files", tables::pairwise_files(survey)),
     ];
-    for (title, share) in tables {
-        write_pair_table(page, survey, title, share)?;
+    for (title, table) in tables {
+        writeln!(page, "{title}:\n\n{}", table.markdown())?;
     }
     Ok(())
 }
 
-/// One pairwise table: implementations numbered in the header, named in the rows.
-fn write_pair_table(
-    page: &mut String,
-    survey: &Survey,
-    title: &str,
-    share: PairShare,
-) -> std::fmt::Result {
-    let names: Vec<&str> = survey
-        .header
-        .implementations
-        .iter()
-        .map(|i| i.name.as_str())
-        .collect();
-    writeln!(page, "{title}:\n")?;
-    write!(page, "| |")?;
-    for (j, _) in names.iter().enumerate() {
-        write!(page, " {} |", j + 1)?;
-    }
-    write!(page, "\n| --- |")?;
-    for _ in &names {
-        write!(page, " ---: |")?;
-    }
-    writeln!(page)?;
-    for (i, name) in names.iter().enumerate() {
-        write!(page, "| {} {} |", i + 1, cell(name))?;
-        for pair in &survey.tally.pairwise[i] {
-            let (part, whole) = share(pair);
-            write!(page, " {} |", percent(part, whole))?;
-        }
-        writeln!(page)?;
-    }
-    writeln!(page)
+/// A figure of `figures/`, as an image link with its caption as the alternative text.
+fn write_figure(page: &mut String, figure: &figures::Figure) -> std::fmt::Result {
+    writeln!(page, "![{}]({})\n", figure.caption(), figure.path())
 }
 
 /// "Questions": the split queries attributed to a question of the catalogue.
@@ -166,31 +99,12 @@ fn write_questions(page: &mut String, survey: &Survey) -> std::fmt::Result {
         count(a.split),
         percent(a.attributed, a.split)
     )?;
-    let rows = question_rows(survey);
-    if rows.is_empty() {
+    let table = tables::questions(survey);
+    if table.rows.is_empty() {
         return writeln!(page, "No split query was attributed to a question.\n");
     }
-    writeln!(
-        page,
-        "| question | | queries | files | on the minority side (queries) |\n| --- | --- | ---: | ---: | --- |"
-    )?;
-    for row in rows {
-        let minority: Vec<String> = row
-            .minority
-            .iter()
-            .map(|(name, n)| format!("{} {}", cell(name), count(*n)))
-            .collect();
-        writeln!(
-            page,
-            "| {} | {} | {} | {} | {} |",
-            row.id,
-            cell(&row.text),
-            count(row.queries),
-            count(row.files),
-            minority.join(", ")
-        )?;
-    }
-    writeln!(page)
+    write_figure(page, &figures::Figure::Questions)?;
+    writeln!(page, "{}", table.markdown())
 }
 
 /// "New": the split queries no question explains, one subsection per group.

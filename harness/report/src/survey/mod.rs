@@ -1,20 +1,49 @@
-//! A survey's outputs: `survey.json` ([`json`]), `README.md` ([`markdown`]) and
-//! `survey.html` ([`html`]), all deterministic (no time stamps, no paths), so the same
-//! survey ([`reptest_survey::engine::Survey`]), whole or merged from shards, gives the
-//! same octets; and what `reptest survey` says on standard error when it is done
-//! ([`summary`]).
-//! Counts, shares and escaping are [`crate::pieces`]'.
+//! A survey's outputs: `survey.json` ([`json`]), `README.md` ([`markdown`]),
+//! `survey.html` ([`html`]), every table of the pages as CSV ([`tables`], in `csv/`) and
+//! the figures as SVG ([`figures`], in `figures/`), all deterministic (no time stamps, no
+//! paths), so the same survey ([`reptest_survey::engine::Survey`]), whole or merged from
+//! shards, gives the same octets ([`files`] lists them); and what `reptest survey` says
+//! on standard error when it is done ([`summary`]).
+//! Counts, shares, escaping, tables and SVG are [`crate::pieces`]'.
 
+pub mod figures;
 pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod records;
 pub mod research;
 pub mod summary;
+pub mod tables;
 
-use crate::pieces::numbers::{count, percent, share};
+use std::path::PathBuf;
+
+use crate::pieces::numbers::{count, percent};
+use crate::pieces::table::CSV_DIR;
 use reptest_survey::engine::Survey;
-use reptest_survey::tally::Missing;
+
+/// The folders [`files`] writes into, inside the output folder.
+pub const FOLDERS: [&str; 2] = [CSV_DIR, figures::FIGURES_DIR];
+
+/// Every file of a survey's output folder, as a path relative to it with its contents:
+/// `survey.json`, `README.md`, `survey.html`, then `csv/NAME.csv` for every table
+/// ([`tables::all`]), then `figures/NAME.svg` for every figure the survey has
+/// ([`figures::Figure::render`]). The folders are [`FOLDERS`].
+pub fn files(survey: &Survey) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
+        ("survey.json".into(), json::render(survey).into_bytes()),
+        ("README.md".into(), markdown::render(survey).into_bytes()),
+        ("survey.html".into(), html::render(survey).into_bytes()),
+    ];
+    for table in tables::all(survey) {
+        files.push((table.csv_path().into(), table.csv().into_bytes()));
+    }
+    for figure in figures::Figure::ALL {
+        if let Some(svg) = figure.render(survey) {
+            files.push((figure.path().into(), svg.into_bytes()));
+        }
+    }
+    files
+}
 
 /// What "decided" means in every output.
 pub const DECIDED_MEANS: &str = "The decided verdict of a query is the reference's verdict: RFC 9309 as reptest's corpus decides it (the reference passes every decided corpus query). An implementation's disagreement with it is a departure from that reading of the RFC, not necessarily a bug: some questions leave both answers open.";
@@ -56,60 +85,8 @@ pub(crate) fn settings(survey: &Survey) -> String {
     )
 }
 
-/// One row of the table against the decided verdict, as text (both pages).
-pub(crate) struct DecidedRow<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) version: &'a str,
-    pub(crate) asked: String,
-    pub(crate) verdicts: String,
-    /// Missing answers in all.
-    pub(crate) missing: String,
-    /// Missing answers by kind ([`missing_by_kind`]).
-    pub(crate) by_kind: String,
-    /// The share of its verdicts that differ from the decided ones, for the heatmap.
-    pub(crate) share: f64,
-    /// That share as a percentage, then the count.
-    pub(crate) queries: (String, String),
-    /// The share of files with a difference, then the count.
-    pub(crate) files: (String, String),
-}
-
-/// The rows of the table against the decided verdict, in the survey's order.
-pub(crate) fn decided_rows(survey: &Survey) -> Vec<DecidedRow<'_>> {
-    survey
-        .header
-        .implementations
-        .iter()
-        .zip(&survey.tally.implementations)
-        .map(|(entry, t)| {
-            let d = &t.decided;
-            DecidedRow {
-                name: &entry.name,
-                version: &entry.version,
-                asked: count(t.asked),
-                verdicts: count(t.verdicts),
-                missing: count(t.missing.total()),
-                by_kind: missing_by_kind(&t.missing),
-                share: share(d.queries_disagree, d.queries),
-                queries: (
-                    percent(d.queries_disagree, d.queries),
-                    count(d.queries_disagree),
-                ),
-                files: (percent(d.files_disagree, d.files), count(d.files_disagree)),
-            }
-        })
-        .collect()
-}
-
-/// The kinds of missing answers, in the order of [`missing_by_kind`].
+/// The kinds of missing answers, in the order of the table against the decided verdict.
 pub(crate) const MISSING_KINDS: &str = "error / timeout / crash / unsupported / skipped";
-
-/// The missing answers of one implementation by kind, as [`MISSING_KINDS`] orders them.
-pub(crate) fn missing_by_kind(m: &Missing) -> String {
-    [m.error, m.timeout, m.crash, m.unsupported, m.skipped]
-        .map(count)
-        .join(" / ")
-}
 
 /// What the circuit breaker did, as plain text: its settings, and for every
 /// implementation it tripped for, how many files tripped it, whether it opened and how

@@ -85,11 +85,11 @@ pub fn minimized(survey: &Survey, groups: usize, seconds: f64) -> String {
     )
 }
 
-/// The pages written into `dir`, with the headline agreement.
+/// The pages written into `dir` ([`super::files`]), with the headline agreement.
 pub fn written(survey: &Survey, dir: &Path) -> String {
     let a = &survey.tally.agreement;
     format!(
-        "wrote {}/{{survey.json,README.md,survey.html}}: agreement {} of {} queries compared",
+        "wrote {}/{{survey.json,README.md,survey.html,csv/,figures/}}: agreement {} of {} queries compared",
         dir.display(),
         percent(a.unanimous, a.compared),
         a.compared

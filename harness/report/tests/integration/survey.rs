@@ -12,36 +12,50 @@ use reptest_survey::partial::{self, Partial};
 use reptest_survey::{Shard, SurveyFile};
 use reptest_triage::attribution::Attribution;
 
-/// Answers `allowed` to every query.
-struct AllowAll(ImplInfo);
+/// Answers `allowed` to every query, or `disallowed` with `.1` false.
+pub(crate) struct Always(pub(crate) ImplInfo, pub(crate) bool);
 
-impl Implementation for AllowAll {
+impl Always {
+    /// An implementation named `name` that always answers `allowed`, or `disallowed`.
+    pub(crate) fn new(name: &str, allowed: bool) -> Always {
+        let info = ImplInfo {
+            name: name.into(),
+            version: "1".into(),
+            ..Reference::rfc9309().info().clone()
+        };
+        Always(info, allowed)
+    }
+}
+
+impl Implementation for Always {
     fn info(&self) -> &ImplInfo {
         &self.0
     }
 
     fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
-        let allowed = Outcome::Verdict {
-            allowed: true,
+        let verdict = Outcome::Verdict {
+            allowed: self.1,
             line: None,
         };
-        vec![allowed; case.queries.len()]
+        vec![verdict; case.queries.len()]
     }
 }
 
-/// The survey of five files (one a `503`) by the reference and [`AllowAll`], or one shard
-/// of it.
+/// The survey of five files (one a `503`) by the reference and an implementation that
+/// allows everything, named `allow|all`, or one shard of it.
 fn survey(shard: Shard) -> Survey {
     let reference = Reference::rfc9309();
-    let allow = AllowAll(ImplInfo {
-        name: "allow|all".into(),
-        version: "1".into(),
-        ..reference.info().clone()
-    });
-    let implementations: [&dyn Implementation; 2] = [&reference, &allow];
+    let allow = Always::new("allow|all", true);
+    survey_by(&[&reference, &allow], shard)
+}
+
+/// The survey of five files (one a `503`) by `implementations`, decided by the
+/// reference, or one shard of it.
+pub(crate) fn survey_by(implementations: &[&dyn Implementation], shard: Shard) -> Survey {
+    let reference = Reference::rfc9309();
     let attribution = Attribution::default();
     let setup = Setup {
-        implementations: &implementations,
+        implementations,
         decider: &reference,
         attribution: &attribution,
         questions: Vec::new(),
@@ -109,4 +123,12 @@ fn a_merged_survey_renders_as_the_whole_one() {
     assert_eq!(json::render(&merged), json::render(&whole));
     assert_eq!(markdown::render(&merged), markdown::render(&whole));
     assert_eq!(html::render(&merged), html::render(&whole));
+    // Every file of the output folder: the pages, the CSV tables, the figures.
+    let names = |files: &[(std::path::PathBuf, Vec<u8>)]| -> Vec<String> {
+        files.iter().map(|(p, _)| p.display().to_string()).collect()
+    };
+    let files = reptest_report::survey::files(&whole);
+    assert!(names(&files).contains(&"csv/pairwise-queries.csv".to_string()));
+    assert!(names(&files).contains(&"figures/pairwise.svg".to_string()));
+    assert_eq!(reptest_report::survey::files(&merged), files);
 }
