@@ -28,13 +28,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::breaker::{self, Answers, Breakers};
 use crate::fingerprint::{InputDigest, InputFingerprint};
+use crate::provenance::Provenance;
 use crate::tally::{Example, NewGroup, StatusRow, Tally, EXAMPLE_BODY_LIMIT};
 use crate::{derive, AccessBranch, Cut, Error, Shard, StatusFamily, SurveyFile, SurveyQuery};
 
 /// The format version of partial results and of `survey.json`. Version 2 added the
 /// input's fingerprint and the per-query timeout, and to partials the checksum of the
-/// answers to the catalogue's probes and their own checksums.
-pub const FORMAT: u32 = 2;
+/// answers to the catalogue's probes and their own checksums; version 3 the
+/// [`Provenance`] (reptest's build, the corpus's fingerprints, the runtimes).
+pub const FORMAT: u32 = 3;
 
 /// A survey's settings and what it ran: everything its results depend on besides the
 /// files. Partials merge only when their headers are equal.
@@ -65,6 +67,8 @@ pub struct Header {
     /// What was read: the same for every shard of one input
     /// ([`crate::fingerprint`]).
     pub input: InputFingerprint,
+    /// Which reptest, corpus and runtimes made the results ([`crate::provenance`]).
+    pub provenance: Provenance,
 }
 
 /// An implementation's name and version.
@@ -135,6 +139,9 @@ pub struct Setup<'a> {
     pub attribution: &'a Attribution,
     /// The catalogue's questions.
     pub questions: Vec<QuestionEntry>,
+    /// Which reptest, corpus and runtimes survey ([`crate::provenance`]), recorded in the
+    /// [`Header`].
+    pub provenance: Provenance,
 }
 
 /// How to survey.
@@ -186,6 +193,13 @@ pub trait Observer: Sync {
     /// One more file was read from the input, whether or not it is in the shard (a
     /// shard's tally counts only its own files in `files.read`).
     fn read(&self) {}
+
+    /// One more file of the shard was tallied: `tally` is its counts alone (each
+    /// implementation's missing answers by kind, whether its circuit breaker opened on
+    /// it, ...), given before [`Observer::tallied`] counts the file.
+    fn counted(&self, tally: &Tally) {
+        let _ = tally;
+    }
 }
 
 /// An [`Observer`] that ignores everything.
@@ -260,6 +274,7 @@ pub fn survey_files(
             .par_bridge()
             .map(|file| {
                 let t = context.file(&file);
+                observer.counted(&t);
                 observer.tallied(1);
                 t
             })
@@ -303,6 +318,7 @@ impl Header {
             breaker: options.breaker,
             timeout: options.timeout,
             input: InputFingerprint::default(),
+            provenance: setup.provenance.clone(),
         }
     }
 }
