@@ -8,6 +8,7 @@
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod provenance;
 pub mod summary;
 
 use crate::pieces::numbers::{count, percent, share};
