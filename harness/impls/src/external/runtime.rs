@@ -10,6 +10,7 @@
 //! | Perl | `perl*` | `-e 'print "Perl $^V"'` | `Perl v5.36.0` |
 //! | Ruby | `ruby*` | `--version` | `ruby 3.1.2p20 (2022-04-12 revision 4491bb740a) [x86_64-linux-gnu]` |
 //! | Go | the adapter's binary | its build information, read from the file (as `go version FILE` does) | `Go 1.22.1` |
+//! | Rust, C, C++ | the adapter's binary | nothing: native code runs on no runtime | `Rust, native code` |
 //!
 //! An adapter whose program is not its language's interpreter (a wrapper script, say)
 //! is never started to ask: its runtime is "version unknown", with the reason. Each
@@ -43,6 +44,9 @@ pub enum Probe {
     },
     /// Read the Go version from the build information of the Go binary at this path.
     GoBinary(PathBuf),
+    /// A program compiled to native code (Rust, C, C++), which runs on no runtime: its
+    /// language.
+    Native(String),
     /// The version cannot be asked: the language, and why.
     Unknown(String, String),
 }
@@ -55,8 +59,10 @@ pub fn probe_of(spec: &AdapterSpec) -> Probe {
         return unknown(format!("`{name}` not found"));
     };
     let language = spec.language.to_ascii_lowercase();
-    if language == "go" {
-        return Probe::GoBinary(program.clone());
+    match language.as_str() {
+        "go" => return Probe::GoBinary(program.clone()),
+        "rust" | "c" | "c++" | "cpp" => return Probe::Native(spec.language.clone()),
+        _ => {}
     }
     let Some((interpreter, args, label)) = interpreter_of(&language) else {
         return unknown(format!("no known way to ask a {} runtime", spec.language));
@@ -104,6 +110,7 @@ impl Probe {
                     path.display()
                 ),
             },
+            Probe::Native(language) => format!("{language}, native code"),
             Probe::Unknown(language, why) => format!("{language}, version unknown: {why}"),
         }
     }
@@ -249,6 +256,8 @@ mod tests {
         assert_eq!(missing, "Ruby, version unknown: `missing` not found");
         let cobol = probe_of(&spec("e", "COBOL", Some("/bin/cobc")));
         assert!(matches!(cobol, Probe::Unknown(..)), "{cobol:?}");
+        let native = probe_of(&spec("f", "Rust", Some("/bin/x"))).answer(Duration::ZERO, &[]);
+        assert_eq!(native, "Rust, native code");
     }
 
     #[test]
