@@ -10,6 +10,7 @@ use std::fmt::Write;
 
 use crate::pieces::html::escape as esc;
 use crate::pieces::markdown::plain_cell as cell;
+use crate::pieces::numbers::count;
 use reptest_survey::engine::Survey;
 
 /// The rows whose values depend on the machine or the commit, by their label.
@@ -28,7 +29,10 @@ pub(crate) fn rows(survey: &Survey) -> Vec<(&'static str, String)> {
         .map(|i| format!("{} {}", i.name, i.version))
         .collect();
     vec![
-        ("input", h.input.to_string()),
+        (
+            "input",
+            format!("{} entries, xxh3 {}", count(h.input.entries), h.input.xxh3),
+        ),
         ("settings", settings(survey)),
         (
             "implementations",
