@@ -44,6 +44,13 @@ unsupported / skipped) and what the breaker did; once it trips, results depend o
 
 Outputs in --out DIR: survey.json, README.md (Markdown), survey.html (pairwise heatmap).
 Without --out the Markdown goes to standard output; --json prints survey.json instead.
+Each records its provenance: reptest's version and git commit, the corpus's version and
+fingerprints, the input's fingerprint, the settings, and each implementation's version
+and runtime (Python, Node.js, JVM, Go, Perl, Ruby; Google's library).
+
+Progress on stderr: files (or octets) read of those expected, files/s, the time left,
+open circuit breakers and missing answers; a bar on a terminal, a line every 10 s
+elsewhere, nothing with --quiet.
 
 Sharding (I is 0-based): for I in 0..N: reptest survey --input IN --shard I/N --out DIR;
 then: reptest survey merge DIR/partial-*-of-N.json --out DIR  (= the unsharded outputs).
@@ -73,9 +80,9 @@ enum Command {
     /// Merge the partial results of every shard (partial-I-of-N.json) into exactly what
     /// one unsharded run writes. The partials must be of one survey: the same input (by
     /// its fingerprint), seed, queries per file, --limit, --timeout, circuit breaker,
-    /// implementations and versions, answers to the catalogue's probes, shard count;
-    /// every shard once, unedited (each partial's checksums must match), with counts a
-    /// survey gives.
+    /// implementations and versions, their runtimes, reptest build (version, commit),
+    /// corpus, answers to the catalogue's probes, shard count; every shard once,
+    /// unedited (each partial's checksums must match), with counts a survey gives.
     Merge(MergeArgs),
 }
 
