@@ -179,9 +179,9 @@ fn ask(argv: &[String], timeout: Duration, seeds: &[(&str, &str)]) -> Result<Str
 const GO_BUILDINFO: &[u8] = b"\xff Go buildinf:";
 
 /// The Go version (`go1.22.1`) recorded in the Go binary at `path`: its build
-/// information's header is [`GO_BUILDINFO`], a pointer size, a flags octet and padding
-/// to 32 octets; from Go 1.18 (flag 2) the version follows inline as a length-prefixed
-/// (unsigned varint) string.
+/// information's header is the magic `\xff Go buildinf:`, a pointer size, a flags octet
+/// and padding to 32 octets; from Go 1.18 (flag 2) the version follows inline as a
+/// length-prefixed (unsigned varint) string.
 pub fn go_version(path: &Path) -> Option<String> {
     if std::fs::metadata(path).ok()?.len() > MAX_GO_BINARY {
         return None;
