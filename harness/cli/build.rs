@@ -13,9 +13,25 @@
 //!   `REPTEST_SKIP_SURVEY_DATA` is `1` at build time: the tests that need the external
 //!   adapters, the crawlers, the fetching adapters or the protego files are ignored instead
 //!   of failing with the command that installs what they need.
+//!
+//! It also captures what the binary was built from, for a survey's provenance
+//! (`reptest_survey::provenance::Build`), as compile-time variables:
+//!
+//! * `REPTEST_GIT_COMMIT`: `git rev-parse HEAD`, or `unknown` when this is not a git
+//!   checkout or git is missing;
+//! * `REPTEST_GIT_DIRTY`: `true` when tracked files differ from that commit (`git status
+//!   --porcelain --untracked-files=no`), `false`, or `unknown`;
+//! * `REPTEST_RUSTC`: `rustc --version` of the compiler building it, or `unknown`.
+//!
+//! Nothing here fails the build. It runs again when `.git/HEAD`, the ref it points to or
+//! the packed refs change (a commit, a checkout), not on every edit: the dirty flag is
+//! the tree's state when it last ran, so an edit made since shows from the next commit
+//! or checkout (or `cargo clean -p reptest`). Watching the index too would rebuild the
+//! binary whenever anyone's `git status` refreshes it.
 
 use std::env;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// The variables that mark tests ignored, and the cfg each sets.
 const SKIPS: [(&str, &str); 4] = [
@@ -39,6 +55,7 @@ fn main() {
             println!("cargo::rustc-cfg={cfg}");
         }
     }
+    provenance();
     if env::var("DEP_ROBOTS_GOOGLE").as_deref() == Ok("1") {
         println!("cargo::rustc-cfg=reptest_google");
     }
@@ -81,4 +98,66 @@ fn executable(path: &Path) -> bool {
 #[cfg(not(unix))]
 fn executable(path: &Path) -> bool {
     path.is_file()
+}
+
+/// Sets `REPTEST_GIT_COMMIT`, `REPTEST_GIT_DIRTY` and `REPTEST_RUSTC` (see the module
+/// documentation), and watches the git files they come from.
+fn provenance() {
+    let commit = git(&["rev-parse", "HEAD"]).filter(|c| c.len() == 40);
+    let dirty = commit.as_ref().and_then(|_| {
+        git(&[
+            "--no-optional-locks",
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+        ])
+        .map(|status| (!status.is_empty()).to_string())
+    });
+    println!(
+        "cargo::rustc-env=REPTEST_GIT_COMMIT={}",
+        commit.as_deref().unwrap_or("unknown")
+    );
+    println!(
+        "cargo::rustc-env=REPTEST_GIT_DIRTY={}",
+        dirty.as_deref().unwrap_or("unknown")
+    );
+    let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let version = output(Command::new(rustc).arg("--version"));
+    println!(
+        "cargo::rustc-env=REPTEST_RUSTC={}",
+        version.as_deref().unwrap_or("unknown")
+    );
+    watch_git();
+}
+
+/// Reruns this script when HEAD moves (a commit, a checkout).
+fn watch_git() {
+    let (Some(git_dir), Some(common)) = (
+        git(&["rev-parse", "--absolute-git-dir"]),
+        git(&["rev-parse", "--path-format=absolute", "--git-common-dir"]),
+    ) else {
+        return;
+    };
+    let (git_dir, common) = (PathBuf::from(git_dir), PathBuf::from(common));
+    let mut watched = vec![git_dir.join("HEAD"), common.join("packed-refs")];
+    if let Some(reference) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        watched.push(common.join(reference));
+    }
+    for path in watched.iter().filter(|p| p.exists()) {
+        println!("cargo::rerun-if-changed={}", path.display());
+    }
+}
+
+/// `git ARGS` in this crate's folder: its trimmed standard output when it succeeds.
+fn git(args: &[&str]) -> Option<String> {
+    let dir = env::var_os("CARGO_MANIFEST_DIR")?;
+    output(Command::new("git").args(args).current_dir(dir))
+}
+
+/// The trimmed standard output of `command` when it runs and succeeds.
+fn output(command: &mut Command) -> Option<String> {
+    let out = command.output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }

@@ -175,6 +175,16 @@ fn build(install: &Install) {
         "cargo::rustc-link-search=native={}",
         install.lib_dir.display()
     );
+    // Where it was linked from, for a survey's provenance (`Google::linked_from`).
+    println!(
+        "cargo::rustc-env=REPTEST_GOOGLE_LINKED_FROM={} ({})",
+        install.lib_dir.display(),
+        if install.static_lib {
+            "librobots.a"
+        } else {
+            "librobots.so"
+        }
+    );
     if install.static_lib {
         println!("cargo::rustc-link-lib=static=robots");
     } else {

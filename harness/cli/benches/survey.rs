@@ -90,6 +90,7 @@ fn benches(c: &mut Criterion) {
         decider: reference.as_ref(),
         attribution: &attribution,
         questions: engine::questions_of(&corpus),
+        provenance: Default::default(),
     };
     group.bench_function("engine", |b| {
         b.iter_batched(

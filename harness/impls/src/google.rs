@@ -50,6 +50,21 @@ impl Google {
     pub const fn linked() -> bool {
         cfg!(reptest_google)
     }
+
+    /// The library's folder and file this build linked (`/usr/local/lib (librobots.a)`),
+    /// as `build.rs` found it; `None` when it was not linked.
+    pub fn linked_from() -> Option<&'static str> {
+        option_env!("REPTEST_GOOGLE_LINKED_FROM").filter(|_| Google::linked())
+    }
+
+    /// What the adapter runs on, for a survey's provenance: the C++ library, in
+    /// reptest's process, and where it was linked from (or that it was not).
+    pub fn runtime() -> String {
+        match Google::linked_from() {
+            Some(from) => format!("C++ library linked in process from {from}"),
+            None => "not linked into this build".to_string(),
+        }
+    }
 }
 
 impl Default for Google {

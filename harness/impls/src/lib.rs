@@ -152,6 +152,39 @@ impl Registry {
         self.all().iter().map(|i| i.name().to_string()).collect()
     }
 
+    /// The runtime each implementation of `names` runs on, for those that do not run as
+    /// reptest's own Rust code: an external adapter's (its Python, Node.js, JVM, Go, Perl
+    /// or Ruby version, [`external::runtime`]: each runtime asked once, within
+    /// `timeout`), and Google's library (where it was linked from). The reference and
+    /// the robots.txt crates run in reptest's process: they have no entry.
+    pub fn runtimes<S: AsRef<str>>(
+        &self,
+        names: &[S],
+        timeout: std::time::Duration,
+    ) -> std::collections::BTreeMap<String, String> {
+        let named = |name: &str| names.iter().any(|n| n.as_ref() == name);
+        #[allow(unused_mut)]
+        let mut runtimes = std::collections::BTreeMap::new();
+        if named("google") {
+            runtimes.insert("google".to_string(), Google::runtime());
+        }
+        #[cfg(feature = "external")]
+        {
+            let environment = &self.options.environment;
+            let registry =
+                external::config::load(&external::config::default_files(environment), environment);
+            let specs: Vec<&external::AdapterSpec> = registry
+                .adapters
+                .iter()
+                .filter(|spec| named(&spec.name))
+                .collect();
+            runtimes.extend(external::runtime::runtimes(&specs, timeout));
+        }
+        #[cfg(not(feature = "external"))]
+        let _ = timeout;
+        runtimes
+    }
+
     /// The one implementation named, when it is known and available; errors as
     /// [`Registry::select`].
     pub fn one(&self, name: &str) -> Result<Box<dyn Implementation>, SelectError> {

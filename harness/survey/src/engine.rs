@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::breaker::{self, Breakers};
 use crate::fingerprint::{InputDigest, InputFingerprint};
+use crate::provenance::Provenance;
 use crate::records::FileRecord;
 use crate::tally::Tally;
 use crate::{Error, Origins, Shard, SurveyFile};
@@ -38,8 +39,9 @@ use file::Context;
 
 /// The format version of partial results and of `survey.json`. Version 2 added the
 /// input's fingerprint and the per-query timeout, and to partials the checksum of the
-/// answers to the catalogue's probes and their own checksums.
-pub const FORMAT: u32 = 2;
+/// answers to the catalogue's probes and their own checksums; version 3 the
+/// [`Provenance`] (reptest's build, the corpus's fingerprints, the runtimes).
+pub const FORMAT: u32 = 3;
 
 /// A survey's settings and what it ran: everything its results depend on besides the
 /// files. Partials merge only when their headers are equal.
@@ -73,6 +75,8 @@ pub struct Header {
     /// What was read: the same for every shard of one input
     /// ([`crate::fingerprint`]).
     pub input: InputFingerprint,
+    /// Which reptest, corpus and runtimes made the results ([`crate::provenance`]).
+    pub provenance: Provenance,
 }
 
 /// An implementation's name and version.
@@ -148,6 +152,9 @@ pub struct Setup<'a> {
     pub attribution: &'a Attribution,
     /// The catalogue's questions.
     pub questions: Vec<QuestionEntry>,
+    /// Which reptest, corpus and runtimes survey ([`crate::provenance`]), recorded in the
+    /// [`Header`].
+    pub provenance: Provenance,
 }
 
 impl Setup<'_> {
@@ -216,6 +223,13 @@ pub trait Observer: Sync {
     /// One file's records, when [`Options::records`] asks for them.
     fn record(&self, record: &FileRecord) {
         let _ = record;
+    }
+
+    /// One more file of the shard was tallied: `tally` is its counts alone (each
+    /// implementation's missing answers by kind, whether its circuit breaker opened on
+    /// it, ...), given before [`Observer::tallied`] counts the file.
+    fn counted(&self, tally: &Tally) {
+        let _ = tally;
     }
 }
 
@@ -291,6 +305,7 @@ pub fn survey_files(
             .par_bridge()
             .map(|file| {
                 let t = context.file(&file, observer);
+                observer.counted(&t);
                 observer.tallied(1);
                 t
             })
@@ -335,6 +350,7 @@ impl Header {
             breaker: options.breaker,
             timeout: options.timeout,
             input: InputFingerprint::default(),
+            provenance: setup.provenance.clone(),
         }
     }
 }

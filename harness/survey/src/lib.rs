@@ -95,9 +95,10 @@
 //! an implementation that keeps timing out, counting what it was not asked. A [`Shard`] takes
 //! a stable slice of the files; [`partial`] writes one shard's result and merges the
 //! shards' results into exactly the whole survey, after checking that they are one
-//! survey's (the input's [`fingerprint`], the settings, checksums, counts). The outputs
-//! (`survey.json`, `README.md` and `survey.html`) are rendered by the report crate
-//! (`reptest_report::survey`), as every output is; `docs/survey.md` describes them.
+//! survey's (the input's [`fingerprint`], the settings, the [`provenance`], checksums,
+//! counts). The outputs (`survey.json`, `README.md` and `survey.html`) are rendered by
+//! the report crate (`reptest_report::survey`), as every output is; `docs/survey.md`
+//! describes them.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -111,6 +112,7 @@ mod input;
 pub mod minimize;
 pub mod partial;
 mod printable;
+pub mod provenance;
 pub mod queries;
 pub mod records;
 pub mod shard;
@@ -120,7 +122,7 @@ pub mod tally;
 
 pub use error::Error;
 pub use file::{Cut, SurveyFile, BODY_LIMIT};
-pub use input::{open, Files, Format};
+pub use input::{open, open_counted, Files, Format};
 pub use queries::{
     derive, derive_with, AgentClass, Origins, Stratum, SurveyQuery, COMMON_PATHS, CRAWLER_AGENTS,
     GENERIC_AGENTS, MAX_FILE_AGENTS, ORIGINS,

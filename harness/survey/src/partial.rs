@@ -5,8 +5,10 @@
 //! fingerprints: the input's fingerprint (the same for every shard of one input,
 //! [`crate::fingerprint`]), the settings (seed, queries per file, `--limit`, the
 //! per-query timeout, the circuit breaker's settings), the implementations with their
-//! versions, the decided-by implementation, the question catalogue and the checksum of
-//! the implementations' answers to its probes (attribution rests on them); and two
+//! versions and the runtimes they ran on, the decided-by implementation, reptest's
+//! build, the corpus and its question catalogue (version and fingerprints,
+//! [`crate::provenance`]) and the checksum of the implementations' answers to the
+//! catalogue's probes (attribution rests on them); and two
 //! [`Checksums`], of its settings and of its counts. [`merge`] refuses, naming the
 //! file(s) and what differs: another format version, a partial whose checksums do not
 //! match what it holds (edited by hand), counts no survey gives (a count larger than its
@@ -182,8 +184,9 @@ impl Partial {
 ///
 /// When a partial does not [`verify`](Partial::verify), or the partials are not those
 /// of one survey (another input, seed, queries per file, limit, timeout, circuit
-/// breaker, implementations or versions, decided-by implementation, questions or shard
-/// count), a shard is given twice, a sum of counts overflows, or shards are missing
+/// breaker, implementations or versions, runtimes, decided-by implementation, reptest
+/// build, corpus, questions or shard count: the first that differs is named with both
+/// values), a shard is given twice, a sum of counts overflows, or shards are missing
 /// (named).
 pub fn merge(partials: Vec<(String, Partial)>) -> Result<Survey, PartialError> {
     let mut partials = partials.into_iter();
@@ -228,15 +231,17 @@ pub fn merge(partials: Vec<(String, Partial)>) -> Result<Survey, PartialError> {
     Ok(Survey { header, tally })
 }
 
-/// What must be the same in every partial of one survey, each as (what, value).
-fn settings(h: &Header) -> [(&'static str, String); 10] {
+/// What must be the same in every partial of one survey, each as (what, value), in the
+/// order they are compared: the settings, then the implementations and their runtimes,
+/// then the rest of the provenance.
+fn settings(h: &Header) -> Vec<(&'static str, String)> {
     let list = h
         .implementations
         .iter()
         .map(|i| format!("{} {}", i.name, i.version))
         .collect::<Vec<_>>()
         .join(", ");
-    [
+    let mut rows = vec![
         // A limit changes what is read, hence the input's fingerprint: it comes first.
         ("--limit", h.limit.map_or("none".into(), |n| n.to_string())),
         ("input", format!("({})", h.input)),
@@ -252,10 +257,16 @@ fn settings(h: &Header) -> [(&'static str, String); 10] {
             ),
         ),
         ("implementations", list),
+    ];
+    rows.extend(runtimes(h));
+    let p = &h.provenance;
+    rows.extend([
         (
             "decided by",
             format!("{} {}", h.decided_by.name, h.decided_by.version),
         ),
+        ("reptest", format!("({})", p.reptest)),
+        ("corpus", format!("({})", p.corpus)),
         (
             "question catalogue",
             format!(
@@ -268,7 +279,18 @@ fn settings(h: &Header) -> [(&'static str, String); 10] {
             "answers to the catalogue's probes (checksum)",
             h.attribution.clone(),
         ),
-    ]
+    ]);
+    rows
+}
+
+/// One row per implementation: the runtime it ran on (`name: runtime`), so that a
+/// difference names the implementation.
+fn runtimes(h: &Header) -> impl Iterator<Item = (&'static str, String)> + '_ {
+    let runtimes = &h.provenance.runtimes;
+    h.implementations.iter().map(move |i| {
+        let runtime = runtimes.get(&i.name).map_or("in process", String::as_str);
+        ("runtime", format!("{}: {runtime}", i.name))
+    })
 }
 
 /// Whether `theirs` has the settings of `ours`; else the first that differs, through

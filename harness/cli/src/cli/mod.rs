@@ -16,7 +16,6 @@ mod report;
 mod run;
 mod serve;
 mod survey;
-mod survey_records;
 mod user_agent;
 
 use clap::{Parser, Subcommand};

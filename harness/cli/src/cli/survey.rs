@@ -1,20 +1,23 @@
 //! `reptest survey`: real robots.txt files through implementations, how often they
 //! disagree; `reptest survey merge`: shards' partial results into the whole survey.
 
-use super::survey_records::{Records, WithRecords};
+mod records;
+mod status;
+mod watch;
+
 use super::CommandResult;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish};
+use records::{Records, WithRecords};
 use reptest::impls;
 use reptest::report::survey::{self as report_survey, json, markdown, summary};
 use reptest::triage::attribution;
-use reptest_survey::engine::{self, Observer, Options, Setup, Survey};
+use reptest_survey::engine::{self, Options, Setup, Survey};
 use reptest_survey::partial::{self, Partial};
+use reptest_survey::provenance::{Build, CorpusPrint, Provenance};
 use reptest_survey::{Format, Shard};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+use watch::{Expected, Watch};
 
 /// What `reptest survey --help` teaches, after the options.
 const HELP: &str = "\
@@ -43,6 +46,13 @@ unsupported / skipped) and what the breaker did; once it trips, results depend o
 
 Outputs in --out DIR: survey.json, README.md (Markdown), survey.html (pairwise heatmap).
 Without --out the Markdown goes to standard output; --json prints survey.json instead.
+Each records its provenance: reptest's version and git commit, the corpus's version and
+fingerprints, the input's fingerprint, the settings, and each implementation's version
+and runtime (Python, Node.js, JVM, Go, Perl, Ruby; Google's library).
+
+Progress on stderr: files (or octets) read of those expected, files/s, the time left,
+open circuit breakers and missing answers; a bar on a terminal, a line every 10 s
+elsewhere, nothing with --quiet.
 
 Sharding (I is 0-based): for I in 0..N: reptest survey --input IN --shard I/N --out DIR;
 then: reptest survey merge DIR/partial-*-of-N.json --out DIR  (= the unsharded outputs).
@@ -72,9 +82,9 @@ enum Command {
     /// Merge the partial results of every shard (partial-I-of-N.json) into exactly what
     /// one unsharded run writes. The partials must be of one survey: the same input (by
     /// its fingerprint), seed, queries per file, --limit, --timeout, circuit breaker,
-    /// implementations and versions, answers to the catalogue's probes, shard count;
-    /// every shard once, unedited (each partial's checksums must match), with counts a
-    /// survey gives.
+    /// implementations and versions, their runtimes, reptest build (version, commit),
+    /// corpus, answers to the catalogue's probes, shard count; every shard once,
+    /// unedited (each partial's checksums must match), with counts a survey gives.
     Merge(MergeArgs),
 }
 
@@ -259,11 +269,14 @@ fn run_survey(args: RunArgs) -> CommandResult {
         chosen.len()
     ));
     let attribution = attribution::probe(&attribution::probes_of(&corpus), &chosen);
+    let names: Vec<&str> = chosen.iter().map(|i| i.name()).collect();
+    observer.say("asking the implementations' runtimes their versions");
     let setup = Setup {
         implementations: &chosen,
         decider: decider.as_ref(),
         attribution: &attribution,
         questions: engine::questions_of(&corpus),
+        provenance: provenance(&corpus, &registry, &names),
     };
     let options = Options {
         seed: args.seed,
@@ -275,11 +288,9 @@ fn run_survey(args: RunArgs) -> CommandResult {
         origins: args.origins,
         records: args.records.is_some(),
     };
-    let total = match shard {
-        Some(_) => None,
-        None => expected_files(&input, args.limit),
-    };
-    observer.count_files(total);
+    let files =
+        reptest_survey::open_counted(&input, observer.bytes()).map_err(|e| e.to_string())?;
+    observer.files(Expected::of(&input, args.limit, shard.is_some()), &names);
     let started = std::time::Instant::now();
     let entries: Vec<engine::ImplEntry> =
         chosen.iter().map(|i| engine::ImplEntry::of(*i)).collect();
@@ -293,14 +304,15 @@ fn run_survey(args: RunArgs) -> CommandResult {
         inner: &observer,
         records: records.as_ref(),
     };
-    let mut survey =
-        engine::survey(&input, &options, &setup, &watching).map_err(|e| e.to_string())?;
+    let name = input.display().to_string();
+    let surveyed = engine::survey_files(files, &name, &options, &setup, &watching);
     observer.finish();
+    let mut survey = surveyed.map_err(|e| e.to_string())?;
     if let Some(records) = records {
         records.finish()?;
     }
     let timing = summary::Timing {
-        read: observer.read.load(Ordering::Relaxed),
+        read: observer.files_read(),
         shard,
         implementations: chosen.len(),
         seconds: started.elapsed().as_secs_f64(),
@@ -370,6 +382,32 @@ fn run_merge(args: MergeArgs) -> CommandResult {
     emit(&survey, args.out.as_deref(), args.json)
 }
 
+/// How long an external adapter's runtime may take to say its version.
+const RUNTIME_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Which reptest, corpus and runtimes survey with `names` ([`Provenance`]).
+fn provenance(
+    corpus: &reptest_corpus::Corpus,
+    registry: &impls::Registry,
+    names: &[&str],
+) -> Provenance {
+    Provenance {
+        reptest: build(),
+        corpus: CorpusPrint::of(corpus),
+        runtimes: registry.runtimes(names, RUNTIME_TIMEOUT),
+    }
+}
+
+/// This reptest, as its build script saw it (harness/cli/build.rs).
+fn build() -> Build {
+    Build {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        commit: env!("REPTEST_GIT_COMMIT").to_string(),
+        dirty: env!("REPTEST_GIT_DIRTY").parse().ok(),
+        rustc: env!("REPTEST_RUSTC").to_string(),
+    }
+}
+
 /// Minimizes the new groups' examples and attributes them again, saying so on stderr.
 fn minimize(
     survey: &mut Survey,
@@ -432,123 +470,4 @@ fn emit(survey: &Survey, out: Option<&Path>, json: bool) -> CommandResult {
 
 fn create(dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))
-}
-
-/// How many files an unsharded survey will read, when that is cheap to know: --limit, or
-/// the entries of a directory (an archive is not read twice).
-fn expected_files(input: &Path, limit: Option<u64>) -> Option<u64> {
-    let listed = if input.is_dir() {
-        std::fs::read_dir(input).ok().map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-                .filter(|e| e.path().is_file())
-                .count() as u64
-        })
-    } else {
-        None
-    };
-    match (listed, limit) {
-        (Some(n), Some(l)) => Some(n.min(l)),
-        (Some(n), None) => Some(n),
-        (None, l) => l,
-    }
-}
-
-/// The progress bar over files (on a terminal only) and the warnings for skipped
-/// entries (the first few, then a count).
-struct Watch {
-    bar: Option<ProgressBar>,
-    skipped: AtomicU64,
-    /// Files read from the input, in the shard or not.
-    read: AtomicU64,
-}
-
-/// Skipped entries named on stderr; the rest are counted.
-const WARNINGS_SHOWN: u64 = 10;
-
-impl Watch {
-    /// Progress on stderr when it is a terminal and not `quiet`: a spinner while the
-    /// implementations start, then the files ([`Watch::count_files`]).
-    fn new(quiet: bool) -> Watch {
-        let shown = super::progress::wanted(std::io::stderr().is_terminal(), quiet);
-        let bar = shown.then(|| {
-            // Cleared when dropped, so an error exit leaves no bar above its message.
-            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
-                .with_finish(ProgressFinish::AndClear);
-            if let Some(style) = super::progress::style("{elapsed:>4} {spinner} {msg}") {
-                bar.set_style(style);
-            }
-            bar.enable_steady_tick(Duration::from_millis(250));
-            bar
-        });
-        Watch {
-            bar,
-            skipped: AtomicU64::new(0),
-            read: AtomicU64::new(0),
-        }
-    }
-
-    /// Says what the survey is doing before it reads files (loading, and the attribution
-    /// probe, where an external adapter's process start is most of the time).
-    fn say(&self, doing: &str) {
-        if let Some(bar) = &self.bar {
-            bar.set_message(doing.to_string());
-        }
-    }
-
-    /// Counts the files surveyed from now on, of `total` when it is known.
-    fn count_files(&self, total: Option<u64>) {
-        let Some(bar) = &self.bar else {
-            return;
-        };
-        let template = match total {
-            Some(_) => "{elapsed:>4} [{bar:40}] {pos}/{len} files {rate} ETA {eta}",
-            None => "{elapsed:>4} {spinner} {pos} files {rate}",
-        };
-        if let Some(style) = super::progress::style(template) {
-            bar.set_style(style);
-        }
-        bar.reset();
-        match total {
-            Some(total) => bar.set_length(total),
-            None => bar.unset_length(),
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-        let skipped = self.skipped.load(Ordering::Relaxed);
-        if skipped > WARNINGS_SHOWN {
-            eprintln!(
-                "reptest survey: {} more entries skipped ({skipped} in all; counted in files.skipped)",
-                skipped - WARNINGS_SHOWN
-            );
-        }
-    }
-}
-
-impl Observer for Watch {
-    fn tallied(&self, files: u64) {
-        if let Some(bar) = &self.bar {
-            bar.inc(files);
-        }
-    }
-
-    fn read(&self) {
-        self.read.fetch_add(1, Ordering::Relaxed);
-    }
-
-    fn skipped(&self, error: &reptest_survey::Error) {
-        let n = self.skipped.fetch_add(1, Ordering::Relaxed);
-        if n < WARNINGS_SHOWN {
-            let line = format!("reptest survey: warning: {error}");
-            match &self.bar {
-                Some(bar) => bar.println(line),
-                None => eprintln!("{line}"),
-            }
-        }
-    }
 }

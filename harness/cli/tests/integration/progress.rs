@@ -1,7 +1,8 @@
-//! Progress of `reptest run` and `reptest report` on stderr: drawn on a terminal (a pty,
-//! through util-linux's `script`), naming the implementation running and its place;
-//! nothing with `--quiet` or when stderr is not a terminal. And the wall time of each
-//! implementation in what `run` and `report` print.
+//! Progress of `reptest run`, `reptest report` and `reptest survey` on stderr: drawn on
+//! a terminal (a pty, through util-linux's `script`), naming the implementation running
+//! and its place (a survey: files, files/s, the time left); nothing with `--quiet`, and
+//! when stderr is not a terminal nothing (a survey: a status line every 10 s at most).
+//! And the wall time of each implementation in what `run` and `report` print.
 
 use crate::common;
 
@@ -91,8 +92,34 @@ fn a_survey_on_a_terminal_shows_files_rate_and_time_left() {
     );
     let (screen, code) = on_a_terminal(&args, &temp_dir("tty-survey-adapters"), &stdout);
     assert_eq!(code, Some(0), "{screen}");
-    assert!(screen.contains("/3 files "), "{screen}");
-    assert!(screen.contains("/s ETA "), "{screen}");
+    assert!(screen.contains("3/3 files (100.0 %), "), "{screen}");
+    assert!(screen.contains(" files/s, ETA "), "{screen}");
+}
+
+/// Off a terminal, a survey writes its status every 10 s, never more often: a quick one
+/// writes none, only its summary (the status line's format is tested beside its code,
+/// `cli/survey/status.rs`).
+#[test]
+fn a_quick_survey_off_a_terminal_writes_no_status_line() {
+    let input = robots_files("pipe-survey-input", 3);
+    let out = temp_dir("pipe-survey-out");
+    let run = Command::new(REPTEST)
+        .args(["survey", "--impl", "reference", "--input"])
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        !stderr.contains("ETA") && !stderr.contains("/3 files"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.starts_with("reptest survey: 3 file(s) read"),
+        "{stderr}"
+    );
 }
 
 #[test]

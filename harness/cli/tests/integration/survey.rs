@@ -691,3 +691,107 @@ fn merge_refuses_partials_that_are_not_one_surveys() {
         "{err}"
     );
 }
+
+/// Every survey records its provenance: this reptest's version and commit (as its build
+/// script captured them), the corpus's version, and the runtime of an external adapter
+/// (here reptest itself serving the reference, a native program); partials that differ
+/// in any of it are refused, naming what differs with both values (issue 22).
+#[test]
+fn the_provenance_is_recorded_and_merge_refuses_another() {
+    let root = tempfile::tempdir().unwrap();
+    let input = handmade_dir(root.path());
+    let adapters = root.path().join("adapters");
+    std::fs::create_dir_all(&adapters).unwrap();
+    let toml = format!(
+        "[[adapter]]\nname = \"served-reference\"\nlanguage = \"Rust\"\ncommand = [{:?}, \"serve\", \"--impl\", \"reference\"]\n",
+        env!("CARGO_BIN_EXE_reptest")
+    );
+    std::fs::write(adapters.join("adapters.toml"), toml).unwrap();
+    let parts = root.path().join("parts");
+    let partials = [0, 1].map(|i| {
+        let shard = format!("{i}/2");
+        let out = Command::new(env!("CARGO_BIN_EXE_reptest"))
+            .args(["survey", "--input", &input, "--shard", &shard, "--out"])
+            .arg(&parts)
+            .args(["--impl", "reference,served-reference"])
+            .env("REPTEST_ADAPTERS", &adapters)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        parts
+            .join(format!("partial-{i}-of-2.json"))
+            .display()
+            .to_string()
+    });
+    let provenance = json(Path::new(&partials[0]))["provenance"].clone();
+    let reptest = &provenance["reptest"];
+    assert_eq!(reptest["version"], env!("CARGO_PKG_VERSION"));
+    let commit = reptest["commit"].as_str().unwrap();
+    assert_eq!(commit, env!("REPTEST_GIT_COMMIT"));
+    assert!(
+        commit == "unknown"
+            || (commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit())),
+        "{commit}"
+    );
+    let version =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/VERSION"))
+            .unwrap();
+    assert_eq!(provenance["corpus"]["version"], version.trim());
+    assert_eq!(
+        provenance["runtimes"],
+        serde_json::json!({"served-reference": "Rust, native code"})
+    );
+    let merged = root.path().join("merged");
+    ok(&[
+        "survey",
+        "merge",
+        &partials[0],
+        &partials[1],
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    let mut shown = json(&merged.join("survey.json"))["provenance"].clone();
+    let keys = shown.as_object_mut().unwrap().remove("top_level_keys");
+    assert_eq!(
+        shown, provenance,
+        "survey.json shows what the partials record"
+    );
+    assert!(keys.unwrap().as_array().unwrap().contains(&"seed".into()));
+    let readme = std::fs::read_to_string(merged.join("README.md")).unwrap();
+    assert!(
+        readme.contains("| runtimes | Rust, native code: served-reference; in reptest's process (its rustc): reference |"),
+        "{readme}"
+    );
+
+    type Change = fn(&mut reptest_survey::provenance::Provenance);
+    let changes: [(&str, Change, &str); 3] = [
+        (
+            "runtime served-reference: Rust 2 vs served-reference: Rust, native code",
+            |p| {
+                p.runtimes
+                    .insert("served-reference".into(), "Rust 2".into());
+            },
+            "runtime.json",
+        ),
+        (
+            "commit ffff",
+            |p| p.reptest.commit = "f".repeat(40),
+            "commit.json",
+        ),
+        (
+            "corpus (version 9.9.9,",
+            |p| p.corpus.version = "9.9.9".into(),
+            "corpus.json",
+        ),
+    ];
+    for (named, change, file) in changes {
+        let other = root.path().join(file);
+        rewrite(&partials[1], &other, |s| change(&mut s.header.provenance));
+        let err = fails(&["survey", "merge", &partials[0], other.to_str().unwrap()]);
+        assert!(err.contains(named) && err.contains(file), "{err}");
+    }
+}

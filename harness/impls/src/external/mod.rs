@@ -7,6 +7,8 @@
 //!   queries to an adapter that said `"protocol": 2`) with a pool of long-running
 //!   processes (`process.rs` is one child process, `pool.rs` the pool);
 //! - [`PerQuery`] runs one process per query (compatibility mode);
+//! - [`runtime`] tells the runtime an adapter runs on (Python, Node.js, JVM, Go, Perl,
+//!   Ruby), for a survey's provenance;
 //! - `fetching` (feature `crawlers`, which brings the loopback site) judges an adapter
 //!   with the `fetches` capability on fetch cases through its library's own fetching API.
 //!
@@ -22,6 +24,7 @@ mod persistent;
 mod pool;
 mod process;
 pub mod protocol;
+pub mod runtime;
 
 pub use cache::Handshakes;
 pub use config::{AdapterSpec, LoadError, Mode, Registry, Verdicts};

@@ -38,6 +38,7 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
     write_status_codes(page, survey)?;
     write_questions(page, survey)?;
     write_new(page, survey)?;
+    super::provenance::write_html(page, survey)?;
     writeln!(page, "</body>\n</html>")?;
     Ok(())
 }

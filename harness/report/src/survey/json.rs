@@ -8,7 +8,10 @@
 //! table), `agreement`, `pairwise` (matrices indexed like `implementations`),
 //! `per_question`, `new` (split queries attributed to no question, by partition) and
 //! `new_minimized` (whether the new groups' examples went through the minimizer:
-//! `reptest survey --minimize`, or `reptest survey merge --minimize`).
+//! `reptest survey --minimize`, or `reptest survey merge --minimize`), and `provenance`
+//! (`reptest`: version, commit, dirty, rustc; `corpus`: version, cases, fingerprint,
+//! questions, questions_fingerprint; `runtimes`: by implementation name; and
+//! `top_level_keys`, the keys above that are part of the provenance too).
 
 use std::collections::BTreeMap;
 
@@ -22,6 +25,7 @@ use crate::pieces::numbers::share;
 use reptest_survey::breaker::Limits;
 use reptest_survey::engine::{ImplEntry, Survey, FORMAT};
 use reptest_survey::fingerprint::InputFingerprint;
+use reptest_survey::provenance::Provenance;
 use reptest_survey::tally::{
     Agreement, BreakerTally, Decided, FileCounts, Missing, NewGroup, PairTally,
 };
@@ -62,7 +66,29 @@ struct View<'a> {
     sites: SitesView<'a>,
     intervals_means: String,
     intervals: BTreeMap<&'a str, Interval>,
+    provenance: ProvenanceView<'a>,
 }
+
+/// `provenance`: the survey's [`Provenance`], and the names of the top-level keys that
+/// are part of the provenance too.
+#[derive(Serialize)]
+struct ProvenanceView<'a> {
+    #[serde(flatten)]
+    recorded: &'a Provenance,
+    top_level_keys: [&'static str; 8],
+}
+
+/// The top-level keys of `survey.json` that are part of a survey's provenance.
+const PROVENANCE_KEYS: [&str; 8] = [
+    "input",
+    "seed",
+    "queries_per_file",
+    "limit",
+    "timeout_ms",
+    "breaker",
+    "implementations",
+    "decided_by",
+];
 
 #[derive(Serialize)]
 struct Impl<'a> {
@@ -227,6 +253,10 @@ impl<'a> View<'a> {
             sites: research::sites(survey),
             intervals_means: research::intervals_means(header.seed),
             intervals: research::intervals(survey),
+            provenance: ProvenanceView {
+                recorded: &header.provenance,
+                top_level_keys: PROVENANCE_KEYS,
+            },
         }
     }
 }

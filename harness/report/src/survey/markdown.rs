@@ -23,7 +23,8 @@ fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
     write_decided(page, survey)?;
     write_pairwise(page, survey)?;
     write_questions(page, survey)?;
-    write_new(page, survey)
+    write_new(page, survey)?;
+    super::provenance::write_markdown(page, survey)
 }
 
 /// The title, the headline agreement, the settings, and the files not read whole.

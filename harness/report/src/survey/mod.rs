@@ -10,6 +10,7 @@ pub mod figures;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod provenance;
 pub mod records;
 pub mod research;
 pub mod summary;

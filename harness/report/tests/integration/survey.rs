@@ -9,6 +9,7 @@ use reptest_impls::Reference;
 use reptest_report::survey::{html, json, markdown};
 use reptest_survey::engine::{survey_files, Options, Quiet, Setup, Survey};
 use reptest_survey::partial::{self, Partial};
+use reptest_survey::provenance::Provenance;
 use reptest_survey::{Shard, SurveyFile};
 use reptest_triage::attribution::Attribution;
 
@@ -59,6 +60,11 @@ pub(crate) fn survey_by(implementations: &[&dyn Implementation], shard: Shard) -
         decider: &reference,
         attribution: &attribution,
         questions: Vec::new(),
+        // A runtime with characters the pages must escape.
+        provenance: Provenance {
+            runtimes: [("allow|all".to_string(), "<JS> | 1".to_string())].into(),
+            ..Provenance::default()
+        },
     };
     let bodies: [&[u8]; 4] = [
         b"User-agent: *\nDisallow: /private/\n",
@@ -104,6 +110,44 @@ fn the_pages_hold_the_tables_and_escape_the_names() {
     let disagree = &json["pairwise"]["queries_disagree"];
     assert_eq!(disagree[0][1], disagree[1][0]);
     assert!(disagree[0][1].as_u64() > Some(0), "{json}");
+}
+
+/// Every page has the provenance: a section of README.md and survey.html, and
+/// survey.json's `provenance`; each implementation's runtime, escaped.
+#[test]
+fn the_pages_hold_the_provenance() {
+    let survey = survey(Shard::WHOLE);
+    let md = markdown::render(&survey);
+    let section = &md[md.find("## Provenance\n").expect("a Provenance section")..];
+    assert!(section.contains("| input | 5 entries, xxh3 "), "{section}");
+    assert!(
+        section.contains("| settings | --seed 1 --queries-per-file 20 --timeout 1 "),
+        "{section}"
+    );
+    assert!(
+        section.contains(
+            "| runtimes | <JS> \\| 1: allow\\|all; in reptest's process (its rustc): reference |"
+        ),
+        "{section}"
+    );
+    assert!(
+        section.contains("| reptest | unknown, commit unknown"),
+        "{section}"
+    );
+    let html = html::render(&survey);
+    assert!(html.contains("<h2>Provenance</h2>"), "{html}");
+    assert!(html.contains("<td>&lt;JS&gt; | 1: allow|all;"), "{html}");
+    let json: serde_json::Value = serde_json::from_str(&json::render(&survey)).unwrap();
+    let provenance = &json["provenance"];
+    assert_eq!(provenance["runtimes"]["allow|all"], "<JS> | 1", "{json}");
+    assert_eq!(provenance["reptest"]["commit"], "unknown");
+    assert_eq!(json["format"], 3);
+    for key in provenance["top_level_keys"].as_array().unwrap() {
+        assert!(
+            !json[key.as_str().unwrap()].is_null() || key == "limit",
+            "{key}"
+        );
+    }
 }
 
 /// A survey merged from its shards' partials, read back from their JSON as `reptest

@@ -23,6 +23,8 @@ mod warc;
 use std::fs;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use crate::error::{Error, Kind};
 use crate::file::SurveyFile;
@@ -232,7 +234,55 @@ impl std::fmt::Debug for Files {
 /// assert!(reptest_survey::open(dir.path().join("missing.warc.gz")).is_err());
 /// ```
 pub fn open(path: impl AsRef<Path>) -> Result<Files, Error> {
-    let path = path.as_ref();
+    open_reading(path.as_ref(), |file| Box::new(file))
+}
+
+/// [`open`], adding to `read` every octet read from the file of a tar or WARC input, as
+/// stored (compressed, if it is): how far a survey is through a stream whose size is
+/// known. A directory's files are not counted.
+///
+/// # Errors
+///
+/// As [`open`].
+///
+/// ```
+/// use std::sync::{atomic::{AtomicU64, Ordering}, Arc};
+/// let dir = tempfile::tempdir().unwrap();
+/// let warc = dir.path().join("robots.warc");
+/// std::fs::write(&warc, b"not a WARC record").unwrap();
+/// let read = Arc::new(AtomicU64::new(0));
+/// let _ = reptest_survey::open_counted(&warc, Arc::clone(&read))?.count();
+/// assert_eq!(read.load(Ordering::Relaxed), 17);
+/// # Ok::<(), reptest_survey::Error>(())
+/// ```
+pub fn open_counted(path: impl AsRef<Path>, read: Arc<AtomicU64>) -> Result<Files, Error> {
+    open_reading(path.as_ref(), move |file| {
+        Box::new(Counted {
+            inner: file,
+            read: Arc::clone(&read),
+        })
+    })
+}
+
+/// A reader that adds the octets read through it to a shared counter.
+struct Counted<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// [`open`], reading a tar or WARC file through `reader(file)`.
+fn open_reading(
+    path: &Path,
+    reader: impl FnOnce(fs::File) -> Box<dyn Read + Send>,
+) -> Result<Files, Error> {
     let name = path.display().to_string();
     let format = match Format::of_path(path) {
         Some(format) => format,
@@ -247,7 +297,7 @@ pub fn open(path: impl AsRef<Path>) -> Result<Files, Error> {
     let open_file = || fs::File::open(path).map_err(|err| Error::io(name.clone(), err));
     match format {
         Format::Dir => Files::dir(path),
-        Format::Tar | Format::TarGz => Ok(Files::tar(open_file()?, &name)),
-        Format::Warc | Format::WarcGz => Ok(Files::warc(open_file()?, &name)),
+        Format::Tar | Format::TarGz => Ok(Files::tar(reader(open_file()?), &name)),
+        Format::Warc | Format::WarcGz => Ok(Files::warc(reader(open_file()?), &name)),
     }
 }

@@ -5,6 +5,7 @@
 use reptest_core::{CaseInput, ImplInfo, ImplKind, Implementation, Outcome};
 use reptest_survey::engine::{survey_files, Options, Quiet, Setup, Survey};
 use reptest_survey::partial::{self, Partial, PartialError};
+use reptest_survey::provenance::{Build, CorpusPrint, Provenance};
 use reptest_survey::{Shard, SurveyFile};
 use reptest_triage::attribution::Attribution;
 
@@ -116,6 +117,7 @@ fn survey_of(files: Vec<SurveyFile>, shard: Shard, limit: Option<u64>) -> Survey
         decider: &reference,
         attribution: &attribution,
         questions: Vec::new(),
+        provenance: provenance(),
     };
     let options = Options {
         shard,
@@ -123,6 +125,20 @@ fn survey_of(files: Vec<SurveyFile>, shard: Shard, limit: Option<u64>) -> Survey
         ..Options::default()
     };
     survey_files(files.into_iter().map(Ok), "in", &options, &setup, &Quiet).unwrap()
+}
+
+/// The provenance the fakes survey with: flaky "runs on" a Python.
+fn provenance() -> Provenance {
+    Provenance {
+        reptest: Build {
+            version: "0.1.0".into(),
+            commit: "c".repeat(40),
+            dirty: Some(false),
+            rustc: "rustc 1.90.0".into(),
+        },
+        corpus: CorpusPrint::default(),
+        runtimes: [("flaky".to_string(), "Python 3.11.7".to_string())].into(),
+    }
 }
 
 #[test]
@@ -428,4 +444,78 @@ fn site_classes_confusion_and_the_ai_headline() {
     assert!(t.strata["natural"].queries > t.strata["probe"].queries);
     // Every share has its interval, drawn from the seed.
     assert!(t.bootstrap.interval("sites/ai/allow-all", 1).is_some());
+}
+
+/// Partials made by another reptest, corpus or runtime are refused, naming what differs
+/// with both values (issue 22: provenance); every shard records the provenance it was
+/// given, and partials with the same one merge.
+#[test]
+fn merge_refuses_partials_of_another_provenance() {
+    let partials = shards(2);
+    for (_, partial) in &partials {
+        assert_eq!(partial.survey.header.provenance, provenance());
+    }
+    assert_eq!(
+        partial::merge(partials.clone()).unwrap().header.provenance,
+        provenance()
+    );
+    type Change = fn(&mut Provenance);
+    let cases: [(&str, Change, &str, &str); 5] = [
+        (
+            "reptest",
+            |p| p.reptest.commit = "d".repeat(40),
+            "commit dddd",
+            "commit cccc",
+        ),
+        (
+            "reptest",
+            |p| p.reptest.dirty = Some(true),
+            "(dirty)",
+            "commit",
+        ),
+        (
+            "corpus",
+            |p| p.corpus.fingerprint = "f".repeat(32),
+            "fingerprint ffff",
+            "fingerprint unknown",
+        ),
+        (
+            "corpus",
+            |p| p.corpus.questions_fingerprint = "q".repeat(32),
+            "qqqq",
+            "fingerprint unknown)",
+        ),
+        (
+            "runtime",
+            |p| {
+                p.runtimes.insert("flaky".into(), "Python 3.12.1".into());
+            },
+            "flaky: Python 3.12.1",
+            "flaky: Python 3.11.7",
+        ),
+    ];
+    for (what, change, theirs, ours) in cases {
+        let mut differ = partials.clone();
+        reseal(&mut differ[1].1, |s| change(&mut s.header.provenance));
+        let err = partial::merge(differ).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            matches!(&err, PartialError::Differ { what: w, file, .. } if *w == what && file == "partial-1-of-2.json"),
+            "{what}: {text}"
+        );
+        assert!(text.contains(theirs) && text.contains(ours), "{text}");
+    }
+    // A runtime for an implementation that ran in process in the other partial.
+    let mut added = partials;
+    reseal(&mut added[0].1, |s| {
+        s.header
+            .provenance
+            .runtimes
+            .insert("allow-all".into(), "Node.js v20.20.2".into());
+    });
+    let text = partial::merge(added).unwrap_err().to_string();
+    assert!(
+        text.contains("runtime allow-all: in process vs allow-all: Node.js v20.20.2"),
+        "{text}"
+    );
 }

@@ -104,6 +104,10 @@ impl Observer for WithRecords<'_> {
         self.inner.read();
     }
 
+    fn counted(&self, tally: &reptest_survey::tally::Tally) {
+        self.inner.counted(tally);
+    }
+
     fn record(&self, record: &FileRecord) {
         if let Some(records) = self.records {
             records.write(&records::file_lines(record));
