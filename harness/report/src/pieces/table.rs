@@ -72,6 +72,12 @@ impl Header {
         Header::count(title).fields(["count", "of", "fraction"].map(|f| format!("{title} ({f})")))
     }
 
+    /// A column of 95 % intervals ([`Cell::Interval`]): two CSV fields, `TITLE (low)`
+    /// and `TITLE (high)`, fractions.
+    pub fn interval(title: &str) -> Header {
+        Header::count(title).fields(["low", "high"].map(|f| format!("{title} ({f})")))
+    }
+
     /// This header with other CSV field names.
     pub fn fields<S: Into<String>>(self, fields: impl IntoIterator<Item = S>) -> Header {
         Header {
@@ -119,6 +125,14 @@ pub enum Cell {
         number: usize,
         /// The label.
         name: String,
+    },
+    /// An interval of shares (fractions): `12.1–16.9 %` to read; in CSV two fields, the
+    /// fractions `low` and `high`.
+    Interval {
+        /// The low end, a fraction.
+        low: f64,
+        /// The high end, a fraction.
+        high: f64,
     },
     /// Named counts: the ones worth showing, `a 3, b 1` to read; in CSV every count of
     /// `all`, one field each (the header names them), 0 where there is none.
@@ -175,6 +189,7 @@ impl Cell {
                     .join(" / ")
             ),
             Cell::Numbered { number, name } => format!("{number} {name}"),
+            Cell::Interval { low, high } => format!("{:.1}–{:.1} %", low * 100.0, high * 100.0),
             Cell::Tallies { shown, .. } => shown
                 .iter()
                 .map(|(name, n)| format!("{name} {}", count(*n)))
@@ -209,6 +224,7 @@ impl Cell {
                 .map(|n| n.to_string())
                 .collect(),
             Cell::Numbered { name, .. } => vec![name.clone()],
+            Cell::Interval { low, high } => vec![low.to_string(), high.to_string()],
             Cell::Tallies { all, .. } => all.iter().map(u64::to_string).collect(),
         }
     }

@@ -273,12 +273,49 @@ pub const SITE_CLASSES: [(&str, &str); 3] = [
     ("unrestricted", "#fde9b0"),
 ];
 
-/// The site-level classes of `survey`, per crawler and implementation, when the survey
-/// has them. None yet: this is where `sites.svg` gets its data once the tally classes
-/// files per crawler (issue 22, item 3); [`Figure::Sites`] is then written and embedded
-/// like the other figures.
-pub fn site_shares(_survey: &Survey) -> Option<SiteClassShares> {
-    None
+/// The site-level classes of `survey`, per crawler and implementation
+/// ([`reptest_survey::sites`]): the shares of classed files per class; `None` when no
+/// file was classed (no file's rules applied).
+pub fn site_shares(survey: &Survey) -> Option<SiteClassShares> {
+    let crawlers: Vec<&str> = reptest_survey::sites::SITE_CRAWLERS
+        .iter()
+        .copied()
+        .filter(|c| {
+            survey
+                .tally
+                .sites
+                .crawlers
+                .get(*c)
+                .is_some_and(|s| s.files > 0)
+        })
+        .collect();
+    if crawlers.is_empty() {
+        return None;
+    }
+    let shares = crawlers
+        .iter()
+        .map(|c| {
+            let sites = &survey.tally.sites.crawlers[*c];
+            sites
+                .implementations
+                .iter()
+                .map(|m| {
+                    let classed: u64 = m.classes.iter().sum();
+                    (classed > 0).then(|| m.classes.map(|n| n as f64 / classed as f64))
+                })
+                .collect()
+        })
+        .collect();
+    Some(SiteClassShares {
+        crawlers: crawlers.iter().map(|c| c.to_string()).collect(),
+        implementations: survey
+            .header
+            .implementations
+            .iter()
+            .map(|i| i.name.clone())
+            .collect(),
+        shares,
+    })
 }
 
 /// `sites.svg`: a row per crawler, a column per implementation, each cell a bar split

@@ -33,6 +33,7 @@ pub fn render(survey: &Survey) -> String {
 /// The page, section by section.
 fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
     write_head(page, survey)?;
+    write_research(page, survey)?;
     write_pairwise(page, survey)?;
     write_decided(page, survey)?;
     write_status_codes(page, survey)?;
@@ -74,6 +75,43 @@ fn write_figure(page: &mut String, survey: &Survey, figure: Figure) -> std::fmt:
         ),
         None => Ok(()),
     }
+}
+
+/// The site-level classes (headline, crawlers, figure), then the strata and the agent
+/// classes: the tables of [`super::research_tables`].
+fn write_research(page: &mut String, survey: &Survey) -> std::fmt::Result {
+    use super::research::{intervals_means, sites_means, STRATA_MEANS};
+    use super::research_tables as research;
+    if !survey.tally.sites.crawlers.is_empty() {
+        writeln!(page, "<h2>Site-level classes per crawler</h2>")?;
+        writeln!(page, "<p>{}</p>", esc(&sites_means()))?;
+        write_figure(page, survey, Figure::Sites)?;
+        for table in [
+            research::sites_headline(survey),
+            research::sites_crawlers(survey),
+            research::sites_differ(survey),
+        ] {
+            writeln!(page, "<h3>{}</h3>", esc(&table.title))?;
+            write_table(page, &table)?;
+        }
+        writeln!(page, "<p>{}</p>", esc(&intervals_means(survey.header.seed)))?;
+    }
+    if survey.tally.strata.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        page,
+        "<h2>Natural queries and probes</h2>\n<p>{}</p>",
+        esc(STRATA_MEANS)
+    )?;
+    let strata = research::all(survey).into_iter().filter(|t| {
+        t.name == "strata" || t.name.starts_with("natural-") || t.name.starts_with("probe-")
+    });
+    for table in strata.chain([research::agents(survey)]) {
+        writeln!(page, "<h3>{}</h3>", esc(&table.title))?;
+        write_table(page, &table)?;
+    }
+    Ok(())
 }
 
 /// `table` in a container that scrolls sideways if the table is wider than the page.

@@ -19,6 +19,8 @@ pub fn render(survey: &Survey) -> String {
 /// The page, section by section.
 fn write_page(page: &mut String, survey: &Survey) -> std::fmt::Result {
     write_summary(page, survey)?;
+    super::research_markdown::write_sites(page, survey)?;
+    super::research_markdown::write_strata(page, survey)?;
     write_status_codes(page, survey)?;
     write_decided(page, survey)?;
     write_pairwise(page, survey)?;
@@ -85,7 +87,7 @@ fn write_pairwise(page: &mut String, survey: &Survey) -> std::fmt::Result {
 }
 
 /// A figure of `figures/`, as an image link with its caption as the alternative text.
-fn write_figure(page: &mut String, figure: &figures::Figure) -> std::fmt::Result {
+pub(crate) fn write_figure(page: &mut String, figure: &figures::Figure) -> std::fmt::Result {
     writeln!(page, "![{}]({})\n", figure.caption(), figure.path())
 }
 

@@ -13,6 +13,8 @@ pub mod markdown;
 pub mod provenance;
 pub mod records;
 pub mod research;
+mod research_markdown;
+pub mod research_tables;
 pub mod summary;
 pub mod tables;
 

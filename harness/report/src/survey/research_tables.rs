@@ -6,11 +6,15 @@ use super::research::{self, Shared};
 use crate::pieces::table::{Cell, Header, Table};
 use reptest_survey::engine::Survey;
 use reptest_survey::sites::{SiteClass, SITE_CRAWLERS};
-use reptest_survey::tally::{PairTally, Slice};
+use reptest_survey::tally::Slice;
 
 /// Every research table, in the order of `README.md`.
 pub fn all(survey: &Survey) -> Vec<Table> {
-    let mut tables = vec![sites_headline(survey), sites_crawlers(survey), sites_differ(survey)];
+    let mut tables = vec![
+        sites_headline(survey),
+        sites_crawlers(survey),
+        sites_differ(survey),
+    ];
     tables.push(sites_classes(survey));
     tables.push(strata(survey));
     for stratum in ["natural", "probe"] {
@@ -40,7 +44,10 @@ fn shared(s: &Shared) -> [Cell; 2] {
 
 /// The headers of [`shared`]'s two cells.
 fn shared_headers(title: &str) -> [Header; 2] {
-    [Header::share_of(title), Header::interval(&format!("{title}: 95 % interval"))]
+    [
+        Header::share_of(title),
+        Header::interval(&format!("{title}: 95 % interval")),
+    ]
 }
 
 /// `sites-headline`: per implementation, the files on which it classes some AI crawler
@@ -129,7 +136,11 @@ pub fn sites_differ(survey: &Survey) -> Table {
                 whole: m.confusion.iter().flatten().sum(),
             }
         });
-        table.row(std::iter::once(Cell::text(&entry.name)).chain(cells).collect());
+        table.row(
+            std::iter::once(Cell::text(&entry.name))
+                .chain(cells)
+                .collect(),
+        );
     }
     table
 }
@@ -142,7 +153,11 @@ pub fn sites_classes(survey: &Survey) -> Table {
     headers.push(Header::count("missing"));
     for d in SiteClass::ALL {
         for k in SiteClass::ALL {
-            headers.push(Header::count(&format!("decided {} / its {}", d.key(), k.key())));
+            headers.push(Header::count(&format!(
+                "decided {} / its {}",
+                d.key(),
+                k.key()
+            )));
         }
     }
     headers.push(Header::count("classed otherwise where open"));
@@ -202,7 +217,14 @@ fn slice_implementations(survey: &Survey, slice: &Slice, stratum: &str) -> Table
     let mut table = Table::new(
         &format!("{stratum}-implementations"),
         &format!("Against the decided verdict: {stratum} queries"),
-        vec![Header::text("implementation"), a.heat(), b, c, d, Header::count("open")],
+        vec![
+            Header::text("implementation"),
+            a.heat(),
+            b,
+            c,
+            d,
+            Header::count("open"),
+        ],
     );
     let views = research::slices(survey, &survey.tally.strata, &[stratum], true);
     let Some(view) = views.get(stratum) else {
@@ -212,7 +234,14 @@ fn slice_implementations(survey: &Survey, slice: &Slice, stratum: &str) -> Table
     for i in &view.implementations {
         let [q, qi] = shared(&i.queries_disagree);
         let [f, fi] = shared(&i.files_disagree);
-        table.row(vec![Cell::text(i.name), q, qi, f, fi, Cell::Count(i.decided.open)]);
+        table.row(vec![
+            Cell::text(i.name),
+            q,
+            qi,
+            f,
+            fi,
+            Cell::Count(i.decided.open),
+        ]);
     }
     table
 }
@@ -224,7 +253,7 @@ fn slice_pairwise(survey: &Survey, slice: &Slice, stratum: &str) -> Table {
         &slice.pairwise,
         &format!("{stratum}-pairwise"),
         &format!("Pairwise disagreement: {stratum} queries"),
-        |p: &PairTally| (p.queries_disagree, p.queries),
+        |p| (p.queries_disagree, p.queries),
     )
 }
 
@@ -243,7 +272,11 @@ fn slice_questions(survey: &Survey, slice: &Slice, stratum: &str) -> Table {
     let mut rows: Vec<_> = slice.per_question.iter().collect();
     rows.sort_by(|(a, x), (b, y)| y.queries.cmp(&x.queries).then(a.cmp(b)));
     for (id, q) in rows {
-        let open = survey.header.questions.iter().any(|e| e.id == *id && e.open);
+        let open = survey
+            .header
+            .questions
+            .iter()
+            .any(|e| e.id == *id && e.open);
         table.row(vec![
             Cell::text(id),
             Cell::Count(q.queries),
@@ -258,10 +291,12 @@ fn slice_questions(survey: &Survey, slice: &Slice, stratum: &str) -> Table {
 pub fn agents(survey: &Survey) -> Table {
     let classes = ["generic", "search", "ai", "other"];
     let views = research::slices(survey, &survey.tally.agents, &classes, false);
-    let mut headers = vec![
-        Header::text("implementation"),
-    ];
-    headers.extend(views.keys().map(|k| Header::share_of(&format!("{k}: disagree")).heat()));
+    let mut headers = vec![Header::text("implementation")];
+    headers.extend(
+        views
+            .keys()
+            .map(|k| Header::share_of(&format!("{k}: disagree")).heat()),
+    );
     let mut table = Table::new(
         "agents",
         "Against the decided verdict, per class of agent",

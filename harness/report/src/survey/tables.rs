@@ -21,6 +21,9 @@ pub fn all(survey: &Survey) -> Vec<Table> {
         questions(survey),
         new(survey),
     ]
+    .into_iter()
+    .chain(super::research_tables::all(survey))
+    .collect()
 }
 
 /// The implementations' names, in the survey's order.
@@ -130,9 +133,21 @@ pub fn pairwise_files(survey: &Survey) -> Table {
     )
 }
 
-/// A pairwise matrix: implementations numbered in the header (named in CSV), named in
-/// the rows; each cell `part` of `whole` of the pair, coloured in HTML.
+/// A pairwise matrix of the whole survey.
 fn pairwise(survey: &Survey, name: &str, title: &str, of: fn(&PairTally) -> (u64, u64)) -> Table {
+    pairwise_of(survey, &survey.tally.pairwise, name, title, of)
+}
+
+/// A pairwise matrix (the whole survey's or a stratum's): implementations numbered in
+/// the header (named in CSV), named in the rows; each cell `part` of `whole` of the
+/// pair, coloured in HTML.
+pub(crate) fn pairwise_of(
+    survey: &Survey,
+    matrix: &[Vec<PairTally>],
+    name: &str,
+    title: &str,
+    of: fn(&PairTally) -> (u64, u64),
+) -> Table {
     let names = names(survey);
     let headers = std::iter::once(Header::text("").fields(["implementation"]))
         .chain(names.iter().enumerate().map(|(j, name)| {
@@ -142,7 +157,7 @@ fn pairwise(survey: &Survey, name: &str, title: &str, of: fn(&PairTally) -> (u64
         }))
         .collect();
     let mut table = Table::new(name, title, headers);
-    for (i, (name, row)) in names.iter().zip(&survey.tally.pairwise).enumerate() {
+    for (i, (name, row)) in names.iter().zip(matrix).enumerate() {
         let label = Cell::Numbered {
             number: i + 1,
             name: name.to_string(),
