@@ -5,6 +5,8 @@
 //!
 //! [`write_all`] stages a set of files together and renames them only once every one is
 //! written, so a report folder never ends up with a mix of old and new files.
+//! [`write_with`] streams one file of any size into place (a generated archive), never
+//! holding it in memory.
 //!
 //! A file written here has the mode any program's new file has (0666 less the umask:
 //! `-rw-r--r--` under umask 022), or, when it replaces a file, that file's mode.
@@ -50,6 +52,14 @@ impl fmt::Display for Error {
     }
 }
 
+/// An I/O error of the same kind, saying which file: for a [`write_with`] whose `fill`
+/// returns `io::Result`.
+impl From<Error> for io::Error {
+    fn from(error: Error) -> io::Error {
+        io::Error::new(error.source.kind(), error)
+    }
+}
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.source)
@@ -72,10 +82,56 @@ pub fn write_all<B: AsRef<[u8]>>(files: &[(PathBuf, B)]) -> Result<(), Error> {
     staged.commit()
 }
 
-/// Writes `bytes` into a new temporary file beside `path` (registered with
-/// [`shutdown`], so a signal removes it) and syncs it. The file gets the mode a newly
-/// created file gets (0666 less the umask), or the mode of the file at `path` it replaces.
+/// Writes one file atomically as `fill` streams it: `fill` writes into a buffered writer
+/// on a temporary file beside `path`, which is flushed, synced and renamed over `path`
+/// only when `fill` returns `Ok`. When `fill` fails (its error is returned as it is) or
+/// the file cannot be written (an [`Error`] naming `path`, converted into `E`), the
+/// temporary file is removed and `path` is left as it was. The file's mode is that of
+/// [`write`]'s files.
+///
+/// ```
+/// use std::io::Write;
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("big.txt");
+/// reptest_core::atomic::write_with(&path, |out| -> Result<(), reptest_core::atomic::Error> {
+///     for i in 0..3 {
+///         writeln!(out, "line {i}").unwrap();
+///     }
+///     Ok(())
+/// })
+/// .unwrap();
+/// assert_eq!(std::fs::read_to_string(&path).unwrap(), "line 0\nline 1\nline 2\n");
+/// ```
+pub fn write_with<T, E: From<Error>>(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<T, E>,
+) -> Result<T, E> {
+    let temp = create_staged(path).map_err(|e| Error::new(path, e))?;
+    let mut staged = Staged(vec![(temp, path.to_path_buf())]);
+    let temp = &mut staged.0[0].0;
+    let mut out = io::BufWriter::with_capacity(1 << 16, &mut *temp);
+    let value = fill(&mut out)?;
+    out.flush().map_err(|e| Error::new(path, e))?;
+    drop(out);
+    temp.as_file().sync_all().map_err(|e| Error::new(path, e))?;
+    staged.commit()?;
+    Ok(value)
+}
+
+/// Writes `bytes` into a new temporary file beside `path` ([`create_staged`]) and syncs
+/// it.
 fn stage(path: &Path, bytes: &[u8]) -> io::Result<NamedTempFile> {
+    let mut temp = create_staged(path)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    Ok(temp)
+}
+
+/// A new, empty temporary file beside `path`, registered with [`shutdown`] so a signal
+/// removes it. The file gets the mode a newly created file gets (0666 less the umask), or
+/// the mode of the file at `path` it replaces.
+fn create_staged(path: &Path) -> io::Result<NamedTempFile> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -94,7 +150,7 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<NamedTempFile> {
     // The mode of any new file (0666 less the umask), not tempfile's private 0600.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temp = builder.tempfile_in(dir)?;
+    let temp = builder.tempfile_in(dir)?;
     registry.staged.insert(temp.path().to_path_buf());
     drop(registry);
     // A file being replaced keeps its mode (0640 stays 0640 whatever the umask).
@@ -103,8 +159,6 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<NamedTempFile> {
             temp.as_file().set_permissions(old.permissions())?;
         }
     }
-    temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
     Ok(temp)
 }
 
@@ -197,6 +251,24 @@ mod tests {
         let ours = dir.path().join("ours.txt");
         write(&ours, b"new").unwrap();
         assert_eq!(mode(&ours), mode(&plain));
+    }
+
+    #[test]
+    fn a_failed_stream_leaves_the_old_file_and_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.txt");
+        std::fs::write(&a, "old a").unwrap();
+        let err = write_with(&a, |out| -> Result<(), io::Error> {
+            out.write_all(b"half of the new a")?;
+            Err(io::Error::other("the input ended"))
+        })
+        .unwrap_err();
+        assert_eq!(err.to_string(), "the input ended");
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old a");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file is left: {left:?}");
+        write_with(&a, |out| out.write_all(b"new a")).unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
     }
 
     #[test]
