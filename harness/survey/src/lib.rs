@@ -98,6 +98,12 @@
 //! survey's (the input's [`fingerprint`], the settings, checksums, counts). The outputs
 //! (`survey.json`, `README.md` and `survey.html`) are rendered by the report crate
 //! (`reptest_report::survey`), as every output is; `docs/survey.md` describes them.
+//!
+//! # Synthetic input
+//!
+//! [`synth`] writes a WARC file of any number of response records made from real files
+//! (hosts renamed, bodies varied, statuses mixed as on the Web), to measure the survey at
+//! Internet scale.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -113,6 +119,7 @@ mod printable;
 pub mod queries;
 pub mod shard;
 pub mod status;
+pub mod synth;
 pub mod tally;
 
 pub use error::Error;
