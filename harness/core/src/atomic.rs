@@ -5,8 +5,6 @@
 //!
 //! [`write_all`] stages a set of files together and renames them only once every one is
 //! written, so a report folder never ends up with a mix of old and new files.
-//! [`write_with`] streams one file of any size into place (a generated archive), never
-//! holding it in memory.
 //!
 //! A file written here has the mode any program's new file has (0666 less the umask:
 //! `-rw-r--r--` under umask 022), or, when it replaces a file, that file's mode.
@@ -52,14 +50,6 @@ impl fmt::Display for Error {
     }
 }
 
-/// An I/O error of the same kind, saying which file: for a [`write_with`] whose `fill`
-/// returns `io::Result`.
-impl From<Error> for io::Error {
-    fn from(error: Error) -> io::Error {
-        io::Error::new(error.source.kind(), error)
-    }
-}
-
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.source)
@@ -82,56 +72,19 @@ pub fn write_all<B: AsRef<[u8]>>(files: &[(PathBuf, B)]) -> Result<(), Error> {
     staged.commit()
 }
 
-/// Writes one file atomically as `fill` streams it: `fill` writes into a buffered writer
-/// on a temporary file beside `path`, which is flushed, synced and renamed over `path`
-/// only when `fill` returns `Ok`. When `fill` fails (its error is returned as it is) or
-/// the file cannot be written (an [`Error`] naming `path`, converted into `E`), the
-/// temporary file is removed and `path` is left as it was. The file's mode is that of
-/// [`write`]'s files.
-///
-/// ```
-/// use std::io::Write;
-///
-/// let dir = tempfile::tempdir().unwrap();
-/// let path = dir.path().join("big.txt");
-/// reptest_core::atomic::write_with(&path, |out| -> Result<(), reptest_core::atomic::Error> {
-///     for i in 0..3 {
-///         writeln!(out, "line {i}").unwrap();
-///     }
-///     Ok(())
-/// })
-/// .unwrap();
-/// assert_eq!(std::fs::read_to_string(&path).unwrap(), "line 0\nline 1\nline 2\n");
-/// ```
-pub fn write_with<T, E: From<Error>>(
-    path: &Path,
-    fill: impl FnOnce(&mut dyn Write) -> Result<T, E>,
-) -> Result<T, E> {
-    let temp = create_staged(path).map_err(|e| Error::new(path, e))?;
-    let mut staged = Staged(vec![(temp, path.to_path_buf())]);
-    let temp = &mut staged.0[0].0;
-    let mut out = io::BufWriter::with_capacity(1 << 16, &mut *temp);
-    let value = fill(&mut out)?;
-    out.flush().map_err(|e| Error::new(path, e))?;
-    drop(out);
-    temp.as_file().sync_all().map_err(|e| Error::new(path, e))?;
-    staged.commit()?;
-    Ok(value)
-}
-
-/// Writes `bytes` into a new temporary file beside `path` ([`create_staged`]) and syncs
-/// it.
+/// Writes `bytes` into a new temporary file beside `path` (registered with
+/// [`shutdown`], so a signal removes it) and syncs it. The file gets the mode a newly
+/// created file gets (0666 less the umask), or the mode of the file at `path` it replaces.
 fn stage(path: &Path, bytes: &[u8]) -> io::Result<NamedTempFile> {
-    let mut temp = create_staged(path)?;
+    let mut temp = create_temp(path)?;
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
     Ok(temp)
 }
 
-/// A new, empty temporary file beside `path`, registered with [`shutdown`] so a signal
-/// removes it. The file gets the mode a newly created file gets (0666 less the umask), or
-/// the mode of the file at `path` it replaces.
-fn create_staged(path: &Path) -> io::Result<NamedTempFile> {
+/// A new, empty temporary file beside `path`, registered with [`shutdown`], with the
+/// mode of [`stage`].
+fn create_temp(path: &Path) -> io::Result<NamedTempFile> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -160,6 +113,48 @@ fn create_staged(path: &Path) -> io::Result<NamedTempFile> {
         }
     }
     Ok(temp)
+}
+
+/// A file written piece by piece (a long stream of records) into a temporary file
+/// beside its path, and renamed into place by [`Streamed::commit`]: until then the
+/// path keeps what it held, and a `Streamed` dropped uncommitted (an error, a signal)
+/// removes its temporary file.
+pub struct Streamed {
+    staged: Staged,
+}
+
+impl Streamed {
+    /// Starts writing `path`.
+    pub fn create(path: &Path) -> Result<Streamed, Error> {
+        let temp = create_temp(path).map_err(|e| Error::new(path, e))?;
+        Ok(Streamed {
+            staged: Staged(vec![(temp, path.to_path_buf())]),
+        })
+    }
+
+    /// Syncs what was written and renames it into place.
+    pub fn commit(self) -> Result<(), Error> {
+        if let Some((temp, path)) = self.staged.0.first() {
+            temp.as_file().sync_all().map_err(|e| Error::new(path, e))?;
+        }
+        self.staged.commit()
+    }
+}
+
+impl Write for Streamed {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.staged.0.first_mut() {
+            Some((temp, _)) => temp.write(buf),
+            None => Err(io::Error::other("already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.staged.0.first_mut() {
+            Some((temp, _)) => temp.flush(),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Staged temporary files and their destinations; dropped uncommitted, the temporary
@@ -242,6 +237,24 @@ mod tests {
 
     /// A new file gets the mode `File::create` would give it (0666 less the umask,
     /// whatever the umask of the process running the tests).
+    #[test]
+    fn a_streamed_file_appears_whole_on_commit_and_not_at_all_when_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("records.jsonl");
+        let mut kept = Streamed::create(&path).unwrap();
+        kept.write_all(b"one\n").unwrap();
+        assert!(!path.exists());
+        kept.write_all(b"two\n").unwrap();
+        kept.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\n");
+        let other = dir.path().join("dropped.jsonl");
+        let mut dropped = Streamed::create(&other).unwrap();
+        dropped.write_all(b"x").unwrap();
+        drop(dropped);
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "only the committed file: {left:?}");
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_new_file_gets_the_mode_of_any_new_file() {
@@ -251,24 +264,6 @@ mod tests {
         let ours = dir.path().join("ours.txt");
         write(&ours, b"new").unwrap();
         assert_eq!(mode(&ours), mode(&plain));
-    }
-
-    #[test]
-    fn a_failed_stream_leaves_the_old_file_and_no_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let a = dir.path().join("a.txt");
-        std::fs::write(&a, "old a").unwrap();
-        let err = write_with(&a, |out| -> Result<(), io::Error> {
-            out.write_all(b"half of the new a")?;
-            Err(io::Error::other("the input ended"))
-        })
-        .unwrap_err();
-        assert_eq!(err.to_string(), "the input ended");
-        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old a");
-        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-        assert_eq!(left.len(), 1, "no temporary file is left: {left:?}");
-        write_with(&a, |out| out.write_all(b"new a")).unwrap();
-        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
     }
 
     #[test]

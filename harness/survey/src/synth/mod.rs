@@ -19,7 +19,7 @@
 //! Everything is decided by the seed and the record's index: the same input and seed
 //! give the same octets. One body is held at a time, so memory does not grow with
 //! `records`. [`generate`] writes its file atomically (a temporary file beside it, renamed
-//! when whole; see [`reptest_core::atomic::write_with`]).
+//! when whole; see [`reptest_core::atomic::Streamed`]).
 //!
 //! ```
 //! # fn main() -> Result<(), reptest_survey::synth::SynthError> {
@@ -148,7 +148,14 @@ impl From<io::Error> for SynthError {
 /// atomically: on an error nothing is left at `out` (or what was there stays).
 pub fn generate(input: &Path, out: &Path, options: &Options) -> Result<Summary, SynthError> {
     let mut cycle = Cycle::open(input)?;
-    reptest_core::atomic::write_with(out, |stream| write(&mut cycle, stream, options))
+    let file = reptest_core::atomic::Streamed::create(out)?;
+    let mut stream = io::BufWriter::with_capacity(1 << 16, file);
+    let summary = write(&mut cycle, &mut stream, options)?;
+    let file = stream
+        .into_inner()
+        .map_err(|e| SynthError::Io(e.into_error()))?;
+    file.commit()?;
+    Ok(summary)
 }
 
 /// Writes the WARC stream to `out` from the files of `input`: what [`generate`] writes
