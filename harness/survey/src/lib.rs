@@ -99,6 +99,12 @@
 //! counts). The outputs (`survey.json`, `README.md` and `survey.html`) are rendered by
 //! the report crate (`reptest_report::survey`), as every output is; `docs/survey.md`
 //! describes them.
+//!
+//! # Synthetic input
+//!
+//! [`synth`] writes a WARC file of any number of response records made from real files
+//! (hosts renamed, bodies varied, statuses mixed as on the Web), to measure the survey at
+//! Internet scale.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -118,6 +124,7 @@ pub mod records;
 pub mod shard;
 pub mod sites;
 pub mod status;
+pub mod synth;
 pub mod tally;
 
 pub use error::Error;

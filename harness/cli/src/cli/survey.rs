@@ -1,5 +1,8 @@
 //! `reptest survey`: real robots.txt files through implementations, how often they
-//! disagree; `reptest survey merge`: shards' partial results into the whole survey.
+//! disagree; `reptest survey merge`: shards' partial results into the whole survey;
+//! `reptest survey synth` (`survey/synth.rs`): a synthetic WARC input to measure it at scale.
+
+mod synth;
 
 mod records;
 mod status;
@@ -86,6 +89,7 @@ enum Command {
     /// corpus, answers to the catalogue's probes, shard count; every shard once,
     /// unedited (each partial's checksums must match), with counts a survey gives.
     Merge(MergeArgs),
+    Synth(synth::Args),
 }
 
 #[derive(clap::Args)]
@@ -222,6 +226,7 @@ fn registry(timeout: Duration) -> impls::Registry {
 pub fn run(args: Args) -> CommandResult {
     match args.command {
         Some(Command::Merge(merge)) => run_merge(merge),
+        Some(Command::Synth(synth)) => synth::run(synth),
         None => run_survey(args.run),
     }
 }

@@ -53,6 +53,31 @@ fn each_subcommand_shows_its_own_description() {
     }
 }
 
+/// `survey synth --help` says what a record is, and `survey --help` lists it.
+#[test]
+fn survey_synth_teaches_its_records() {
+    let survey = help(&["survey"]);
+    assert!(
+        survey
+            .lines()
+            .any(|l| l.trim_start().starts_with("synth ") && l.contains("synthetic WARC")),
+        "{survey}"
+    );
+    let text = help(&["survey", "synth"]);
+    for says in [
+        "exactly 85 200, 13 404, 1 500/503 and 1 301/302",
+        "s<index>.<hash>.example, never the real host",
+        "# reptest synth record <index>",
+        "Memory stays flat",
+        "harness/survey/scale/measure.sh",
+    ] {
+        assert!(
+            text.contains(says),
+            "survey synth --help lacks {says:?}:\n{text}"
+        );
+    }
+}
+
 /// Every signal reptest handles (reptest_core::shutdown) is in the exit codes.
 #[test]
 fn the_exit_codes_name_every_signal_handled() {

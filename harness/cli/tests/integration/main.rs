@@ -34,3 +34,4 @@ mod report_html;
 mod survey;
 mod survey_breaker;
 mod survey_protego;
+mod survey_synth;
