@@ -1,8 +1,8 @@
 //! The body of a synthetic `200` record: a real file, varied so that the copies of one
 //! file differ, as the same CMS's file differs from site to site.
 //!
-//! Each variation is decided by the record's seeded random numbers
-//! ([`super::mix::body_rng`]), in this order:
+//! Each variation is decided by the record's seeded random numbers (SplitMix64 seeded
+//! from the seed and the record's index), in this order:
 //!
 //! 1. the real host, wherever the body names it (a `Sitemap` line), becomes the record's
 //!    host (ASCII case ignored; hosts shorter than 4 octets are left alone);
