@@ -10,8 +10,9 @@
 #  2. surveys each file with the reference alone (set `reference`), with the reference
 #     and the six Rust crates (set `rust`) and with them but rust-cylon (set `rust-fast`:
 #     cylon's runaway workers on a few files set its pace and memory), under GNU
-#     `time -v` (or, without /usr/bin/time, VmHWM and the CPU ticks polled from /proc):
-#     wall and CPU seconds and peak RSS, and the summed RSS of its process tree;
+#     `time -v` (or, without it, VmHWM and the CPU ticks polled from /proc every half
+#     second: lower bounds, the last half second unseen): wall and CPU seconds and peak
+#     RSS, and the summed RSS of its process tree;
 #  3. reads each file without surveying it (set `read`: the reference with --shard
 #     0/1000, which reads every record and surveys a thousandth of them): what every task
 #     of a sharded run pays to read the whole input;
@@ -39,6 +40,7 @@
 #            cores at 250 files/s)
 #   SEED     1
 #   FORCE    1: measure again what results.tsv already holds
+#   GNU_TIME /usr/bin/time (none: the /proc polling is used)
 # External implementations (in `all`) need their setup (bash harness/external/setup) and
 # REPTEST_STATE when the state lives elsewhere.
 set -euo pipefail
@@ -53,6 +55,7 @@ SETS="${SETS:-reference rust rust-fast read all}"
 SKIP="${SKIP:-}"
 SEED="${SEED:-1}"
 FORCE="${FORCE:-0}"
+GNU_TIME="${GNU_TIME:-/usr/bin/time}"
 RUST_FAST="reference,rust-robotstxt,rust-texting-robots,rust-robotxt,rust-robots-txt,rust-robotparser"
 RUST_SET="$RUST_FAST,rust-cylon"
 RESULTS="$WORK/results.tsv"
@@ -82,7 +85,7 @@ tree_rss_kb() {
 run_timed() {
   local log="$1"; shift
   local timed=("$@") start end pid now hz hwm=0 ticks=0
-  [ -x /usr/bin/time ] && timed=(/usr/bin/time -v -o "$log.time" "$@")
+  [ -x "$GNU_TIME" ] && timed=("$GNU_TIME" -v -o "$log.time" "$@")
   tree_kb=0
   start="$(date +%s.%N)"
   "${timed[@]}" 2>"$log" &
@@ -91,7 +94,7 @@ run_timed() {
   while grep -qs VmHWM "/proc/$pid/status"; do
     now="$(tree_rss_kb "$pid")"
     [ "$now" -gt "$tree_kb" ] && tree_kb="$now"
-    if [ ! -x /usr/bin/time ]; then
+    if [ ! -x "$GNU_TIME" ]; then
       # No GNU time: the process's own peak RSS (VmHWM) and CPU ticks, children's included.
       hwm="$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo "$hwm")"
       ticks="$(awk '{print $14 + $15 + $16 + $17}' "/proc/$pid/stat" 2>/dev/null || echo "$ticks")"
@@ -100,7 +103,7 @@ run_timed() {
   done
   wait "$pid" || die "failed: $* (see $log)"
   end="$(date +%s.%N)"
-  if [ -x /usr/bin/time ]; then
+  if [ -x "$GNU_TIME" ]; then
     wall="$(awk -F': ' '/Elapsed \(wall clock\)/ {
       n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$log.time")"
     cpu="$(awk -F': ' '/User time/ {u = $2} /System time/ {s = $2} END {print u + s}' "$log.time")"
