@@ -1,16 +1,16 @@
 //! The body of a synthetic `200` record: a real file, varied so that the copies of one
 //! file differ, as the same CMS's file differs from site to site.
 //!
-//! Each variation is decided by the record's seeded random numbers
-//! ([`super::mix::body_rng`]), in this order:
+//! Each variation is decided by the record's seeded random numbers (SplitMix64 seeded
+//! from the seed and the record's index), in this order:
 //!
 //! 1. the real host, wherever the body names it (a `Sitemap` line), becomes the record's
 //!    host (ASCII case ignored; hosts shorter than 4 octets are left alone);
 //! 2. one time in 8, the key of one `key: value` line changes case (`Disallow` becomes
 //!    `DISALLOW`, an upper-case key lower case);
 //! 3. one time in 8, one `allow` / `disallow` path gets one more letter at its end (before
-//!    a final `$`): `/private` may become `/privatek`; `/` alone is never changed, so a
-//!    whole-site block stays one;
+//!    a final `$`): `/private` may become `/privatek`; `/` and `/$` alone are never
+//!    changed, so a whole-site block stays one;
 //! 4. one time in 16, a blank line is inserted after one line;
 //! 5. always, a last line `# reptest synth record <index>` (after a line end if the body
 //!    lacked one), so no two records' bodies are identical;
@@ -131,7 +131,7 @@ fn flip_key_case(line: &mut [u8]) {
 }
 
 /// Where an `allow` / `disallow` line's path ends (before a final `$`), when its value is
-/// a path starting with `/` other than `/` alone.
+/// a path starting with `/` other than `/` or `/$` alone.
 fn path_end(line: &[u8]) -> Option<usize> {
     let (start, end) = key_end(line)?;
     let key = &line[start..end];
@@ -151,16 +151,10 @@ fn path_end(line: &[u8]) -> Option<usize> {
         .iter()
         .take_while(|&&b| !b.is_ascii_whitespace() && b != b'#')
         .count();
-    let path_end = value + len;
-    if len == 1 {
-        // `/` alone stays: a whole-site block is what consent studies count.
-        return None;
-    }
-    Some(if line[path_end - 1] == b'$' {
-        path_end - 1
-    } else {
-        path_end
-    })
+    let end = value + len;
+    let end = if line[end - 1] == b'$' { end - 1 } else { end };
+    // `/` alone (and `/$`) stays: a whole-site block is what consent studies count.
+    (end > value + 1).then_some(end)
 }
 
 /// Inserts `letter` at the end of the line's path.
