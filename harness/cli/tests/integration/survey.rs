@@ -795,3 +795,72 @@ fn the_provenance_is_recorded_and_merge_refuses_another() {
         assert!(err.contains(named) && err.contains(file), "{err}");
     }
 }
+
+/// `--origins natural --records DIR/q.jsonl.gz`: only natural queries are derived; the
+/// records hold a header line, a line per file and one per query; survey.json has the
+/// strata, agent classes, site-level classes with `/`'s split count, intervals and
+/// provenance; the CSV tables and the three figures are written (issue 22).
+#[test]
+fn records_strata_sites_csv_and_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = handmade_dir(dir.path());
+    let out = dir.path().join("out");
+    let records = out.join("q.jsonl.gz");
+    ok(&[
+        "survey",
+        "--input",
+        &input,
+        "--impl",
+        IMPLS,
+        "--origins",
+        "natural",
+        "--out",
+        out.to_str().unwrap(),
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(&records).unwrap()),
+        &mut text,
+    )
+    .unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["type"], "survey");
+    assert_eq!(lines[0]["implementations"].as_array().unwrap().len(), 3);
+    let of = |kind: &str| lines.iter().filter(|l| l["type"] == kind).count();
+    assert_eq!(of("file"), BODIES.len());
+    let j = json(&out.join("survey.json"));
+    assert_eq!(of("query") as u64, n(&j["queries"]));
+    assert!(lines
+        .iter()
+        .filter(|l| l["type"] == "query")
+        .all(|l| l["stratum"] == "natural" && l["outcomes"].as_array().unwrap().len() == 3));
+    assert_eq!(j["origins"], "natural");
+    assert!(j["strata"].get("probe").is_none());
+    assert_eq!(n(&j["strata"]["natural"]["queries"]), n(&j["queries"]));
+    let gpt = &j["sites"]["crawlers"][0];
+    assert_eq!(gpt["crawler"], "GPTBot");
+    assert!(gpt["root_split"].is_u64(), "{gpt}");
+    assert_eq!(n(&gpt["files"]), BODIES.len() as u64);
+    assert!(j["intervals"]["natural/unanimous"]["low"].is_f64());
+    assert!(j["provenance"].is_object());
+    for csv in [
+        "sites-headline",
+        "sites-classes",
+        "strata",
+        "natural-implementations",
+    ] {
+        assert!(
+            out.join("csv").join(format!("{csv}.csv")).is_file(),
+            "{csv}"
+        );
+    }
+    for svg in ["pairwise", "questions", "sites"] {
+        let figure = std::fs::read_to_string(out.join("figures").join(format!("{svg}.svg")));
+        assert!(figure.is_ok_and(|f| f.starts_with("<svg")), "{svg}");
+    }
+}

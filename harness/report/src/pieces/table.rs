@@ -127,7 +127,8 @@ pub enum Cell {
         name: String,
     },
     /// An interval of shares (fractions): `12.1–16.9 %` to read; in CSV two fields, the
-    /// fractions `low` and `high`.
+    /// fractions `low` and `high`. NaN ends mean no interval: `-` to read, two empty
+    /// fields in CSV.
     Interval {
         /// The low end, a fraction.
         low: f64,
@@ -189,6 +190,7 @@ impl Cell {
                     .join(" / ")
             ),
             Cell::Numbered { number, name } => format!("{number} {name}"),
+            Cell::Interval { low, .. } if low.is_nan() => "-".to_string(),
             Cell::Interval { low, high } => format!("{:.1}–{:.1} %", low * 100.0, high * 100.0),
             Cell::Tallies { shown, .. } => shown
                 .iter()
@@ -224,6 +226,7 @@ impl Cell {
                 .map(|n| n.to_string())
                 .collect(),
             Cell::Numbered { name, .. } => vec![name.clone()],
+            Cell::Interval { low, .. } if low.is_nan() => vec![String::new(), String::new()],
             Cell::Interval { low, high } => vec![low.to_string(), high.to_string()],
             Cell::Tallies { all, .. } => all.iter().map(u64::to_string).collect(),
         }

@@ -54,16 +54,32 @@ pub const DECIDED_MEANS: &str = "The decided verdict of a query is the reference
 /// What the agreement figure means in every output.
 pub const AGREEMENT_MEANS: &str = "The share of queries, among those at least two implementations answered with a verdict, on which every implementation that answered gave the same verdict.";
 
-/// The headline, as plain text: the agreement share, then what it is of.
+/// The headline, as plain text: the agreement share, then what it is of. With strata,
+/// the natural queries' share leads (URLs a crawler meets), then all queries', probes
+/// included.
 pub(crate) fn headline(survey: &Survey) -> (String, String) {
     let a = &survey.tally.agreement;
+    let all = format!(
+        "{} queries compared ({} unanimous, {} split)",
+        count(a.compared),
+        count(a.unanimous),
+        count(a.split)
+    );
+    let Some(natural) = survey.tally.strata.get("natural") else {
+        return (
+            percent(a.unanimous, a.compared),
+            format!("of {all}: on that share, every implementation that answered gave the same verdict."),
+        );
+    };
+    let n = &natural.agreement;
     (
-        percent(a.unanimous, a.compared),
+        percent(n.unanimous, n.compared),
         format!(
-            "of {} queries compared: on that share, every implementation that answered gave the same verdict ({} unanimous, {} split).",
-            count(a.compared),
-            count(a.unanimous),
-            count(a.split)
+            "of {} natural queries compared (URLs a crawler meets): on that share, every implementation that answered gave the same verdict ({} unanimous, {} split). Over all {all}, probes included (URLs made to provoke a divergence), the share is {}.",
+            count(n.compared),
+            count(n.unanimous),
+            count(n.split),
+            percent(a.unanimous, a.compared)
         ),
     )
 }

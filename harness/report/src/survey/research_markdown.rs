@@ -45,7 +45,7 @@ pub(crate) fn write_sites(page: &mut String, survey: &Survey) -> std::fmt::Resul
         )?;
     }
     writeln!(page, "{}\n", sites_means())?;
-    writeln!(page, "{}\n", tables::sites_headline(survey).markdown())?;
+    writeln!(page, "{}", tables::sites_headline(survey).markdown())?;
     write_examples(page, survey)?;
     writeln!(
         page,
@@ -73,15 +73,15 @@ fn write_examples(page: &mut String, survey: &Survey) -> std::fmt::Result {
         };
         writeln!(
             page,
-            "{}: on {} it classes {} `{}` rather than `{}`; the query where its verdict differs, {} `{}`, minimized to {} octets:\n",
+            "{}: on {} it classes {} `{}` rather than `{}`; the query where its verdict differs, minimized with the body (to {} octets), is {} `{}`:\n",
             h.name,
             example.example.host,
             example.crawler,
             example.theirs,
             example.decided,
+            m.body_len,
             m.agent,
-            m.url,
-            m.body_len
+            m.url
         )?;
         writeln!(page, "{}\n", fence_block(&m.body).trim_end())?;
     }

@@ -35,10 +35,16 @@ fn shared(s: &Shared) -> [Cell; 2] {
             part: s.count,
             whole: s.of,
         },
-        s.interval.map_or(Cell::text("-"), |i| Cell::Interval {
-            low: i.low,
-            high: i.high,
-        }),
+        s.interval.map_or(
+            Cell::Interval {
+                low: f64::NAN,
+                high: f64::NAN,
+            },
+            |i| Cell::Interval {
+                low: i.low,
+                high: i.high,
+            },
+        ),
     ]
 }
 

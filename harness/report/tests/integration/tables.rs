@@ -111,7 +111,19 @@ fn every_survey_table_reads_back_as_csv() {
             "pairwise-queries",
             "pairwise-files",
             "questions",
-            "new-groups"
+            "new-groups",
+            "sites-headline",
+            "sites-crawlers",
+            "sites-differ",
+            "sites-classes",
+            "strata",
+            "natural-implementations",
+            "natural-pairwise",
+            "natural-questions",
+            "probe-implementations",
+            "probe-pairwise",
+            "probe-questions",
+            "agents"
         ]
     );
     for table in &all {
