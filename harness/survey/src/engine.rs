@@ -332,6 +332,14 @@ pub fn survey_files(
 }
 
 impl Header {
+    /// The implementations' names, in the survey's order.
+    pub fn names(&self) -> Vec<&str> {
+        self.implementations
+            .iter()
+            .map(|i| i.name.as_str())
+            .collect()
+    }
+
     /// The header of a survey with these settings (its input's fingerprint still empty).
     fn of(options: &Options, setup: &Setup<'_>) -> Header {
         Header {

@@ -59,7 +59,7 @@ const BODIES: [(&str, &str); 12] = [
     ),
 ];
 
-fn reptest(args: &[&str]) -> Output {
+pub(crate) fn reptest(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_reptest"))
         .args(args)
         .env_remove("SLURM_ARRAY_TASK_ID")
@@ -70,7 +70,7 @@ fn reptest(args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn ok(args: &[&str]) -> Output {
+pub(crate) fn ok(args: &[&str]) -> Output {
     let out = reptest(args);
     assert!(
         out.status.success(),

@@ -1,31 +1,9 @@
 //! `reptest survey synth` end to end: a synthetic WARC made from a few files, surveyed by
 //! `reptest survey`, whose status table holds the generator's mix; refused arguments.
 
-use std::process::{Command, Output};
+use super::survey::{ok, reptest};
 
 use serde_json::Value;
-
-fn reptest(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_reptest"))
-        .args(args)
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .env_remove("SLURM_ARRAY_TASK_COUNT")
-        .env_remove("JOB_COMPLETION_INDEX")
-        .env_remove("REPTEST_SHARD_COUNT")
-        .output()
-        .unwrap()
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = reptest(args);
-    assert!(
-        out.status.success(),
-        "reptest {args:?}: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
 
 #[test]
 fn a_synthetic_warc_is_surveyed_with_its_status_mix() {

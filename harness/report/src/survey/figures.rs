@@ -119,12 +119,7 @@ fn linkage(a: &[usize], b: &[usize], distance: &[Vec<Option<f64>>]) -> f64 {
 /// The implementations' names, and their order by [`cluster_order`] on the share of
 /// queries on which each pair differs.
 fn clustered(survey: &Survey) -> (Vec<&str>, Vec<usize>) {
-    let names: Vec<&str> = survey
-        .header
-        .implementations
-        .iter()
-        .map(|i| i.name.as_str())
-        .collect();
+    let names: Vec<&str> = survey.header.names();
     let distance: Vec<Vec<Option<f64>>> = survey
         .tally
         .pairwise

@@ -208,12 +208,7 @@ pub struct HeadlineView<'a> {
 
 /// The site-level view of `survey`.
 pub fn sites(survey: &Survey) -> SitesView<'_> {
-    let names: Vec<&str> = survey
-        .header
-        .implementations
-        .iter()
-        .map(|i| i.name.as_str())
-        .collect();
+    let names: Vec<&str> = survey.header.names();
     let crawlers = SITE_CRAWLERS
         .iter()
         .filter_map(|crawler| {

@@ -28,12 +28,7 @@ pub fn all(survey: &Survey) -> Vec<Table> {
 
 /// The implementations' names, in the survey's order.
 fn names(survey: &Survey) -> Vec<&str> {
-    survey
-        .header
-        .implementations
-        .iter()
-        .map(|i| i.name.as_str())
-        .collect()
+    survey.header.names()
 }
 
 /// `status`: files and queries per status family, with the access method's branch.
