@@ -4,7 +4,7 @@
 //! Files are read as a stream, one at a time by whichever worker thread (rayon) is free,
 //! and surveyed in parallel, so memory stays bounded by one body per thread whatever
 //! the input's size, and a slow file holds up only its own thread (counts add in any
-//! order: [`Tally::merge`]). Each file is one [`CaseInput`]: its body and all its
+//! order: [`Tally::merge`]). Each file is one [`CaseInput`](reptest_core::CaseInput): its body and all its
 //! queries at once, so an implementation that parses once and checks many does so. Each
 //! implementation is asked through its circuit breaker ([`crate::breaker`]). Only files whose status
 //! means the rules apply (2xx, or none, as for a directory or tar archive) are put
