@@ -49,18 +49,13 @@ pub fn minimize_new(
     groups.into_par_iter().for_each(|group| {
         group.minimized = minimize_group(group, implementations, budget, attribution);
     });
-    let decider = survey.header.decided_by.name.clone();
-    let names: Vec<String> = survey
-        .header
-        .implementations
-        .iter()
-        .map(|i| i.name.clone())
-        .collect();
-    let headlines: Vec<(&String, &mut Headline)> =
-        names.iter().zip(&mut survey.tally.sites.ai).collect();
+    let decider = survey.header.decided_by.name.as_str();
+    let names = survey.header.names();
+    let headlines: Vec<(&str, &mut Headline)> =
+        names.into_iter().zip(&mut survey.tally.sites.ai).collect();
     headlines.into_par_iter().for_each(|(name, headline)| {
         if let Some(example) = &mut headline.example {
-            example.minimized = minimize_site(example, name, &decider, implementations, budget);
+            example.minimized = minimize_site(example, name, decider, implementations, budget);
         }
     });
     survey.tally.new_minimized = true;

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::engine::file::Asked;
 use crate::engine::Setup;
-use crate::queries::scan::scan;
+use crate::queries::scan::Scan;
 use crate::queries::{agent_of, MAX_FILE_AGENTS};
 use crate::sites::{SiteClass, SITE_CRAWLERS};
 use crate::{Stratum, SurveyFile};
@@ -85,14 +85,15 @@ pub struct QueryLine {
 }
 
 impl FileRecord {
-    /// The records of `file`; `asked` is `None` when its rules do not apply.
+    /// The records of `file`, scanned as `scanned`; `asked` is `None` when its rules do
+    /// not apply.
     pub(crate) fn of(
         file: &SurveyFile,
         locator: &str,
+        scanned: &Scan<'_>,
         asked: Option<&Asked<'_>>,
         setup: &Setup<'_>,
     ) -> FileRecord {
-        let scanned = scan(&file.body);
         let mut agents: Vec<String> = Vec::new();
         for value in scanned.groups.iter().flatten() {
             if let Some(agent) = agent_of(value) {

@@ -20,7 +20,7 @@
 //! The site queries are asked beside the derived ones, in the same case input, but are
 //! counted only here: the query tables stay those of the derived queries.
 
-use crate::queries::scan::scan;
+use crate::queries::scan::{scan, Scan};
 use crate::queries::{agent_of, shortest_match_url, AgentClass};
 use crate::SurveyQuery;
 
@@ -118,7 +118,11 @@ pub struct SiteQueries {
 impl SiteQueries {
     /// The site queries of `body`.
     pub fn of(body: &[u8]) -> SiteQueries {
-        let scanned = scan(body);
+        SiteQueries::of_scan(&scan(body))
+    }
+
+    /// The site queries of a scanned body.
+    pub(crate) fn of_scan(scanned: &Scan<'_>) -> SiteQueries {
         let mut queries = Vec::new();
         let mut ranges = Vec::with_capacity(SITE_CRAWLERS.len());
         for crawler in SITE_CRAWLERS {

@@ -86,9 +86,10 @@ fn write_research(page: &mut String, survey: &Survey) -> std::fmt::Result {
         writeln!(page, "<h2>Site-level classes per crawler</h2>")?;
         writeln!(page, "<p>{}</p>", esc(&sites_means()))?;
         write_figure(page, survey, Figure::Sites)?;
+        let sites = super::research::sites(survey);
         for table in [
-            research::sites_headline(survey),
-            research::sites_crawlers(survey),
+            research::sites_headline(&sites),
+            research::sites_crawlers(&sites),
             research::sites_differ(survey),
         ] {
             writeln!(page, "<h3>{}</h3>", esc(&table.title))?;
@@ -104,10 +105,8 @@ fn write_research(page: &mut String, survey: &Survey) -> std::fmt::Result {
         "<h2>Natural queries and probes</h2>\n<p>{}</p>",
         esc(STRATA_MEANS)
     )?;
-    let strata = research::all(survey).into_iter().filter(|t| {
-        t.name == "strata" || t.name.starts_with("natural-") || t.name.starts_with("probe-")
-    });
-    for table in strata.chain([research::agents(survey)]) {
+    let strata = research::strata_tables(survey);
+    for table in strata.into_iter().chain([research::agents(survey)]) {
         writeln!(page, "<h3>{}</h3>", esc(&table.title))?;
         write_table(page, &table)?;
     }

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::markdown::write_figure;
-use super::research::{self, intervals_means, sites_means, STRATA_MEANS};
+use super::research::{self, intervals_means, sites_means, SitesView, STRATA_MEANS};
 use super::{figures, research_tables as tables};
 use crate::pieces::markdown::fence_block;
 use crate::pieces::numbers::{count, percent};
@@ -45,12 +45,12 @@ pub(crate) fn write_sites(page: &mut String, survey: &Survey) -> std::fmt::Resul
         )?;
     }
     writeln!(page, "{}\n", sites_means())?;
-    writeln!(page, "{}", tables::sites_headline(survey).markdown())?;
-    write_examples(page, survey)?;
+    writeln!(page, "{}", tables::sites_headline(&view).markdown())?;
+    write_examples(page, &view)?;
     writeln!(
         page,
         "Per crawler:\n\n{}",
-        tables::sites_crawlers(survey).markdown()
+        tables::sites_crawlers(&view).markdown()
     )?;
     writeln!(
         page,
@@ -63,8 +63,8 @@ pub(crate) fn write_sites(page: &mut String, survey: &Survey) -> std::fmt::Resul
 
 /// Each implementation's example of a changed AI-crawler class, minimized (a real
 /// file's body is shown only minimized).
-fn write_examples(page: &mut String, survey: &Survey) -> std::fmt::Result {
-    for h in research::sites(survey).ai_headline {
+fn write_examples(page: &mut String, sites: &SitesView<'_>) -> std::fmt::Result {
+    for h in &sites.ai_headline {
         let Some(example) = h.example else {
             continue;
         };
@@ -95,11 +95,11 @@ pub(crate) fn write_strata(page: &mut String, survey: &Survey) -> std::fmt::Resu
     }
     writeln!(page, "## Natural queries and probes\n")?;
     writeln!(page, "{STRATA_MEANS}\n")?;
-    writeln!(page, "{}", tables::strata(survey).markdown())?;
-    for table in tables::all(survey)
-        .into_iter()
-        .filter(|t| t.name.starts_with("natural-") || t.name.starts_with("probe-"))
-    {
+    let mut strata = tables::strata_tables(survey).into_iter();
+    if let Some(table) = strata.next() {
+        writeln!(page, "{}", table.markdown())?;
+    }
+    for table in strata {
         writeln!(page, "{}:\n\n{}", table.title, table.markdown())?;
     }
     let agents = tables::agents(survey);

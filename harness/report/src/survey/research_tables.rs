@@ -2,7 +2,9 @@
 //! classes, the site-level classes and the AI-crawler headline, with their 95 %
 //! intervals ([`super::research`]).
 
-use super::research::{self, Shared};
+use std::collections::BTreeMap;
+
+use super::research::{self, Shared, SitesView, SliceView};
 use crate::pieces::table::{Cell, Header, Table};
 use reptest_survey::engine::Survey;
 use reptest_survey::sites::{SiteClass, SITE_CRAWLERS};
@@ -10,21 +12,30 @@ use reptest_survey::tally::Slice;
 
 /// Every research table, in the order of `README.md`.
 pub fn all(survey: &Survey) -> Vec<Table> {
+    let sites = research::sites(survey);
     let mut tables = vec![
-        sites_headline(survey),
-        sites_crawlers(survey),
+        sites_headline(&sites),
+        sites_crawlers(&sites),
         sites_differ(survey),
+        sites_classes(survey),
     ];
-    tables.push(sites_classes(survey));
-    tables.push(strata(survey));
-    for stratum in ["natural", "probe"] {
+    tables.extend(strata_tables(survey));
+    tables.push(agents(survey));
+    tables
+}
+
+/// The strata's tables: `strata`, then for each stratum its implementations, pairwise
+/// matrix and questions (the strata's intervals computed once).
+pub fn strata_tables(survey: &Survey) -> Vec<Table> {
+    let views = research::slices(survey, &survey.tally.strata, &["natural", "probe"], true);
+    let mut tables = vec![strata(&views)];
+    for (stratum, view) in &views {
         if let Some(slice) = survey.tally.strata.get(stratum) {
-            tables.push(slice_implementations(survey, slice, stratum));
+            tables.push(slice_implementations(view, stratum));
             tables.push(slice_pairwise(survey, slice, stratum));
             tables.push(slice_questions(survey, slice, stratum));
         }
     }
-    tables.push(agents(survey));
     tables
 }
 
@@ -58,7 +69,7 @@ fn shared_headers(title: &str) -> [Header; 2] {
 
 /// `sites-headline`: per implementation, the files on which it classes some AI crawler
 /// otherwise than the decided class.
-pub fn sites_headline(survey: &Survey) -> Table {
+pub fn sites_headline(sites: &SitesView<'_>) -> Table {
     let [a, b] = shared_headers("AI-crawler class changed: files");
     let mut table = Table::new(
         "sites-headline",
@@ -72,7 +83,7 @@ pub fn sites_headline(survey: &Survey) -> Table {
             Header::text("example: host"),
         ],
     );
-    for h in research::sites(survey).ai_headline {
+    for h in &sites.ai_headline {
         let [c, i] = shared(&h.changed);
         let example = h.example;
         table.row(vec![
@@ -88,7 +99,7 @@ pub fn sites_headline(survey: &Survey) -> Table {
 }
 
 /// `sites-crawlers`: per crawler, the files the implementations class differently.
-pub fn sites_crawlers(survey: &Survey) -> Table {
+pub fn sites_crawlers(sites: &SitesView<'_>) -> Table {
     let [a, b] = shared_headers("classed differently: files");
     let mut table = Table::new(
         "sites-crawlers",
@@ -103,7 +114,7 @@ pub fn sites_crawlers(survey: &Survey) -> Table {
             Header::count("decided class open"),
         ],
     );
-    for c in research::sites(survey).crawlers {
+    for c in &sites.crawlers {
         let [d, i] = shared(&c.disagree);
         table.row(vec![
             Cell::text(c.crawler),
@@ -185,7 +196,7 @@ pub fn sites_classes(survey: &Survey) -> Table {
 }
 
 /// `strata`: agreement per stratum.
-pub fn strata(survey: &Survey) -> Table {
+fn strata(views: &BTreeMap<String, SliceView<'_>>) -> Table {
     let [a, b] = shared_headers("unanimous");
     let mut table = Table::new(
         "strata",
@@ -200,11 +211,10 @@ pub fn strata(survey: &Survey) -> Table {
             Header::count("open"),
         ],
     );
-    let views = research::slices(survey, &survey.tally.strata, &["natural", "probe"], true);
     for (stratum, v) in views {
         let [u, i] = shared(&v.unanimous);
         table.row(vec![
-            Cell::Text(stratum),
+            Cell::text(stratum),
             Cell::Count(v.queries),
             Cell::Count(v.agreement.compared),
             u,
@@ -217,7 +227,7 @@ pub fn strata(survey: &Survey) -> Table {
 }
 
 /// `STRATUM-implementations`: each implementation against the decided verdict.
-fn slice_implementations(survey: &Survey, slice: &Slice, stratum: &str) -> Table {
+fn slice_implementations(view: &SliceView<'_>, stratum: &str) -> Table {
     let [a, b] = shared_headers("disagree: queries");
     let [c, d] = shared_headers("disagree: files");
     let mut table = Table::new(
@@ -232,11 +242,6 @@ fn slice_implementations(survey: &Survey, slice: &Slice, stratum: &str) -> Table
             Header::count("open"),
         ],
     );
-    let views = research::slices(survey, &survey.tally.strata, &[stratum], true);
-    let Some(view) = views.get(stratum) else {
-        return table;
-    };
-    debug_assert_eq!(view.queries, slice.queries);
     for i in &view.implementations {
         let [q, qi] = shared(&i.queries_disagree);
         let [f, fi] = shared(&i.files_disagree);

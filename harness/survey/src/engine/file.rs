@@ -11,10 +11,12 @@ use reptest_triage::features::{features_with, BodyScan};
 use super::count::{count_breakers, count_outcomes, count_query, Judged, Seen};
 use super::{Observer, Options, Setup};
 use crate::breaker::{Answers, Breakers};
+use crate::queries::derive_scanned;
+use crate::queries::scan::{scan, Scan};
 use crate::records::FileRecord;
 use crate::sites::SiteQueries;
 use crate::tally::{Example, NewGroup, Slice, StatusRow, Tally, EXAMPLE_BODY_LIMIT};
-use crate::{derive_with, AccessBranch, AgentClass, Cut, StatusFamily, Stratum, SurveyFile};
+use crate::{AccessBranch, AgentClass, Cut, StatusFamily, Stratum, SurveyFile};
 use crate::{SurveyQuery, ORIGINS};
 
 /// What every file of one survey is surveyed with.
@@ -49,27 +51,37 @@ impl Context<'_> {
         let n = self.setup.implementations.len();
         let mut t = Tally::new(n);
         let locator = file.source.strip_prefix(self.input).unwrap_or(&file.source);
-        let Some(derived) = self.count_file(&mut t, file) else {
+        // The body is scanned once, for its derived queries, its site queries and its
+        // record.
+        let scanned = scan(&file.body);
+        let Some(derived) = self.count_file(&mut t, file, &scanned) else {
             if self.options.records {
-                observer.record(&FileRecord::of(file, locator, None, self.setup));
+                let record = FileRecord::of(file, locator, &scanned, None, self.setup);
+                observer.record(&record);
             }
             return t;
         };
-        let asked = self.ask(file, locator, derived);
+        let asked = self.ask(file, locator, &scanned, derived);
         count_breakers(&mut t, &asked.answers);
         self.count_derived(&mut t, &asked);
         super::sites::count(&mut t, &asked, self.setup);
         let group = crate::bootstrap::group_of(self.options.seed, &file.host, locator);
         super::shares::add_file(&mut t, self.setup, group);
         if self.options.records {
-            observer.record(&FileRecord::of(file, locator, Some(&asked), self.setup));
+            let record = FileRecord::of(file, locator, &scanned, Some(&asked), self.setup);
+            observer.record(&record);
         }
         t
     }
 
     /// Counts the file in `t` (read, cut, status) and returns its derived queries;
     /// `None` when its status means the rules do not apply.
-    fn count_file(&self, t: &mut Tally, file: &SurveyFile) -> Option<Vec<SurveyQuery>> {
+    fn count_file(
+        &self,
+        t: &mut Tally,
+        file: &SurveyFile,
+        scanned: &Scan<'_>,
+    ) -> Option<Vec<SurveyQuery>> {
         t.files.read = 1;
         match file.cut {
             Some(Cut::Limit) => t.files.cut_at_limit = 1,
@@ -92,7 +104,7 @@ impl Context<'_> {
         }
         t.files.surveyed = 1;
         let o = self.options;
-        let queries = derive_with(file, o.seed, o.queries_per_file, o.origins);
+        let queries = derive_scanned(file, scanned, o.seed, o.queries_per_file, o.origins);
         row.queries = queries.len() as u64;
         t.status.insert(family.to_string(), row);
         t.queries = queries.len() as u64;
@@ -105,9 +117,10 @@ impl Context<'_> {
         &self,
         file: &'f SurveyFile,
         locator: &'f str,
+        scanned: &Scan<'_>,
         derived: Vec<SurveyQuery>,
     ) -> Asked<'f> {
-        let site = SiteQueries::of(&file.body);
+        let site = SiteQueries::of_scan(scanned);
         let count = derived.len();
         let mut queries = derived;
         queries.extend(site.queries.iter().cloned());

@@ -288,11 +288,22 @@ pub fn derive_with(
     per_file: usize,
     origins: Origins,
 ) -> Vec<SurveyQuery> {
+    derive_scanned(file, &scan::scan(&file.body), seed, per_file, origins)
+}
+
+/// [`derive_with`] from the file's scan, when the caller has it already (the survey
+/// engine scans each file once for its derived and its site queries).
+pub(crate) fn derive_scanned(
+    file: &SurveyFile,
+    scanned: &scan::Scan<'_>,
+    seed: u64,
+    per_file: usize,
+    origins: Origins,
+) -> Vec<SurveyQuery> {
     if per_file == 0 {
         return Vec::new();
     }
     let mut rng = Rng::new(file_seed(seed, &file.host));
-    let scanned = scan::scan(&file.body);
     let agents = agent_sequence(&scanned.groups, &mut rng);
 
     // 2. Rules of each kind, drawn.
