@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fails when an implementation's non-passing queries carry a question less than 95 % of the time.
 
-Reads `reptest run --json`: per implementation, `causes.rfc9309` gives `non_passing`
+Reads `reptest run --json` or a report folder's report.json (the same model): per implementation, `causes.rfc9309` gives `non_passing`
 (decided queries failed or without a verdict) and `with_question` (how many of those name a
 question of corpus/questions.toml). Prints one line per implementation.
 """

@@ -16,7 +16,7 @@ tag their inputs with triage's dimensions):
 
     7  reptest (the CLI and its façade)
     6  reptest-cargo-test ─▶ report
-    5  reptest-report ─▶ fuzz-diff, survey, triage
+    5  reptest-report ─▶ fuzz-diff, survey, triage, site
     4  reptest-fuzz-diff ─▶ fuzz-gen, triage    reptest-survey ─▶ triage
        reptest-impls ─▶ site
     3  reptest-triage ─▶ core    reptest-site ─▶ core
@@ -73,6 +73,7 @@ reptest-report          normal  reptest-reference  lint warnings of `reptest pol
 reptest-report          normal  reptest-fuzz-diff  the campaign report `reptest fuzz` prints
 reptest-report          normal  reptest-triage     why a minimization stopped
 reptest-report          normal  reptest-survey     the survey's model, rendered as its pages
+reptest-report          normal  reptest-site       the crawlers' reproducers replay the site's scenario
 reptest-report          dev     reptest-impls      the reference, for the renderers' tests
 reptest-cargo-test      normal  reptest-core       the runner
 reptest-cargo-test      normal  reptest-corpus     one test per corpus query

@@ -36,6 +36,7 @@ pub mod names;
 pub mod positional;
 pub mod questions;
 mod requirements;
+mod sha256;
 mod stats;
 mod toml_shape;
 mod unescape;
@@ -51,7 +52,7 @@ pub use error::Error;
 pub use model::{
     Cache, Case, Cause, ContentEncoding, Dimension, Expect, Fetch, Level, NetworkFault, Query,
 };
-pub use questions::{Question, RfcQuote, Upstream};
+pub use questions::{Question, RfcQuote, ThreadKind, ThreadStatus, Upstream};
 pub use requirements::{Requirement, RequirementIndex, RequirementLevel};
 pub use stats::{RequirementCoverage, Stats};
 pub use vocabulary::{OutcomeWord, Profile, UnknownWord};

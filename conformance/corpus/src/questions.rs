@@ -54,16 +54,142 @@ pub struct RfcQuote {
     pub text: String,
 }
 
-/// An upstream report (issue or pull request) about an implementation and a question.
+/// An upstream thread (issue or pull request) about an implementation and a question,
+/// with its status when it was last checked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Upstream {
     /// The implementation's name in reptest (`python-urllib`, ...).
     pub implementation: String,
-    /// The report's address.
+    /// The thread's address.
     pub url: String,
-    /// What it reports, in a few words.
+    /// The thread's title, as upstream wrote it.
     pub title: String,
+    /// Issue or pull request; when not given, told by the address (`/pull/`: a pull
+    /// request), see [`Upstream::kind`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ThreadKind>,
+    /// Open, fixed or wontfix, as upstream left it on [`Upstream::checked`].
+    pub status: ThreadStatus,
+    /// The release with the fix, when [`ThreadStatus::Fixed`] and known (`1.4`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed_in: Option<String>,
+    /// The day the status was checked, `YYYY-MM-DD`.
+    pub checked: String,
+}
+
+impl Upstream {
+    /// Its kind: the one given, else a pull request when the address has `/pull/`, an
+    /// issue otherwise.
+    ///
+    /// ```
+    /// use reptest_corpus::questions::{ThreadKind, ThreadStatus, Upstream};
+    /// let thread = Upstream {
+    ///     implementation: "java-heritrix".into(),
+    ///     url: "https://github.com/internetarchive/heritrix3/pull/656".into(),
+    ///     title: "Support * and $ wildcards in robots.txt".into(),
+    ///     kind: None,
+    ///     status: ThreadStatus::Open,
+    ///     fixed_in: None,
+    ///     checked: "2026-12-03".into(),
+    /// };
+    /// assert_eq!(thread.kind(), ThreadKind::Pr);
+    /// ```
+    pub fn kind(&self) -> ThreadKind {
+        self.kind.unwrap_or(if self.url.contains("/pull/") {
+            ThreadKind::Pr
+        } else {
+            ThreadKind::Issue
+        })
+    }
+
+    /// What is wrong with it, if anything: an `https://` address, a title, a
+    /// `YYYY-MM-DD` date, `fixed_in` only when fixed.
+    fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        let at = &self.url;
+        if !at.starts_with("https://")
+            || at
+                .chars()
+                .any(|c| c.is_whitespace() || c == '<' || c == '>')
+        {
+            problems.push(format!(
+                "upstream `{at}`: `url` must be an https:// address"
+            ));
+        }
+        if self.title.trim().is_empty() || self.implementation.trim().is_empty() {
+            problems.push(format!(
+                "upstream `{at}`: `implementation` and `title` must say something"
+            ));
+        }
+        if !is_date(&self.checked) {
+            problems.push(format!(
+                "upstream `{at}`: `checked = {:?}` is not a date `YYYY-MM-DD`",
+                self.checked
+            ));
+        }
+        match (&self.status, &self.fixed_in) {
+            (ThreadStatus::Fixed, Some(v)) if v.trim().is_empty() => {
+                problems.push(format!("upstream `{at}`: `fixed_in` is empty"));
+            }
+            (ThreadStatus::Open | ThreadStatus::Wontfix, Some(_)) => problems.push(format!(
+                "upstream `{at}`: `fixed_in` is only for `status = \"fixed\"`"
+            )),
+            _ => {}
+        }
+        problems
+    }
+}
+
+/// Whether `text` is a date `YYYY-MM-DD` (month 01 to 12, day 01 to 31).
+fn is_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    if b.len() != 10
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || !digits(0..4)
+        || !digits(5..7)
+        || !digits(8..10)
+    {
+        return false;
+    }
+    let month = (b[5] - b'0') * 10 + (b[6] - b'0');
+    let day = (b[8] - b'0') * 10 + (b[9] - b'0');
+    (1..=12).contains(&month) && (1..=31).contains(&day)
+}
+
+/// Where an upstream thread stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThreadStatus {
+    /// Not resolved yet.
+    Open,
+    /// Fixed upstream (in [`Upstream::fixed_in`] when known).
+    Fixed,
+    /// Closed without a fix: the maintainers keep the behaviour.
+    Wontfix,
+}
+
+impl ThreadStatus {
+    /// `open`, `fixed`, `wontfix`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ThreadStatus::Open => "open",
+            ThreadStatus::Fixed => "fixed",
+            ThreadStatus::Wontfix => "wontfix",
+        }
+    }
+}
+
+/// An issue or a pull request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThreadKind {
+    /// An issue.
+    Issue,
+    /// A pull request.
+    Pr,
 }
 
 impl Question {
@@ -170,7 +296,9 @@ struct RawQuestion {
 /// Parses and validates `questions.toml` against the cases loaded: ids well formed and
 /// unique, at least one RFC quote, a known level and requirements, examples that exist
 /// and name the question back, `permits_both` exactly when an example expects `either`,
-/// and every query's `question` a known id.
+/// every upstream thread with an address, a title, a status (`open`, `fixed`, `wontfix`:
+/// another word is refused when the file is read), a date checked and `fixed_in` only
+/// when fixed, and every query's `question` a known id.
 pub(crate) fn load(
     file: &Path,
     text: &str,
@@ -267,6 +395,11 @@ impl Checked<'_> {
             }
         }
         self.check_examples(&id, &raw.examples, raw.permits_both.is_some(), fail);
+        for upstream in &raw.upstream {
+            for problem in upstream.problems() {
+                fail(problem);
+            }
+        }
         Some(Question {
             id,
             question: raw.question,

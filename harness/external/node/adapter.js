@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 'use strict';
-// reptest adapter entry: node adapter.js LIBNAME  (robots-parser, robots-txt-guard,
-// robots-txt-parser). Speaks harness/PROTOCOL.md on stdin/stdout.
+// reptest adapter entry: node adapter.js LIBNAME [NPM_PREFIX]  (robots-parser,
+// robots-txt-guard, robots-txt-parser). Speaks harness/PROTOCOL.md on stdin/stdout. The
+// library is loaded from NPM_PREFIX/node_modules (default: this folder's, the pins).
 const path = require('path');
 const fs = require('fs');
 
@@ -12,4 +13,6 @@ if (!file || !fs.existsSync(file)) {
   process.stderr.write(`usage: node adapter.js LIBNAME (one of: ${known.join(', ')})\n`);
   process.exit(2);
 }
-require('./protocol').serve(require(file));
+const protocol = require('./protocol');
+protocol.usePrefix(process.argv[3]);
+protocol.serve(require(file));

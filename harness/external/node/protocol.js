@@ -17,6 +17,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const { createRequire } = require('module');
 
 // JSON.stringify escapes control characters and lone surrogates; escape every other
 // character above 0x7E too, so the line is pure ASCII (surrogate pairs come out as two
@@ -36,14 +37,34 @@ function describe(err) {
   return `thrown: ${String(err)}`;
 }
 
+// Where the libraries are looked up from: this folder (node_modules holds the pins of
+// package.json), or the npm prefix adapter.js was given as its second argument
+// (`setup --latest` installs the newest releases into $REPTEST_STATE/node-latest).
+let prefix = __dirname;
+
+// Makes `dir` the folder libraries are looked up from (nothing when `dir` is empty).
+function usePrefix(dir) {
+  if (dir) prefix = path.resolve(dir);
+}
+
+// require() as if from a file in the prefix folder.
+function prefixRequire() {
+  return createRequire(path.join(prefix, 'adapter.js'));
+}
+
+// A library, resolved from the prefix folder.
+function load(name) {
+  return prefixRequire()(name);
+}
+
 // The version of an installed package, from its own package.json, found the way Node
-// resolves the bare name from this folder.
+// resolves the bare name from the prefix folder.
 function packageVersion(name) {
-  for (const dir of module.paths) {
+  for (const dir of prefixRequire().resolve.paths(name) || []) {
     const file = path.join(dir, name, 'package.json');
     if (fs.existsSync(file)) return String(JSON.parse(fs.readFileSync(file, 'utf8')).version);
   }
-  throw new Error(`package ${name} is not installed (run harness/external/setup node)`);
+  throw new Error(`package ${name} is not installed in ${prefix} (run harness/external/setup node, or with --latest for the newest releases)`);
 }
 
 // The robots.txt URL for a query URL: the file at the root of its origin.
@@ -214,4 +235,4 @@ function serve(lib) {
   });
 }
 
-module.exports = { serve, packageVersion, robotsUrlFor, asciiJson, readRequest };
+module.exports = { serve, packageVersion, robotsUrlFor, asciiJson, readRequest, usePrefix, load };

@@ -2,6 +2,7 @@
 # Installs the Node robots.txt libraries reptest tests, at the versions pinned in
 # package.json / package-lock.json, into harness/external/node/node_modules (npm ci).
 # Idempotent: skipped when node_modules already matches the lock file and this Node.
+# With --latest: the newest releases instead, into $REPTEST_STATE/node-latest (setup).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
@@ -20,6 +21,27 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "node: missing ${missing[*]}; install them (Debian: apt-get install ${missing[*]})" >&2
     exit 1
   fi
+fi
+
+if [ "${1:-}" = "--latest" ]; then
+  # The newest release of each dependency of package.json, into its own npm prefix beside
+  # the pins (which stay in package.json and ./node_modules). npm re-resolves `@latest`
+  # on every run and changes nothing when nothing newer came out.
+  state="${REPTEST_STATE:-$(cd "$here/.." && pwd)/.state}"
+  prefix="$state/node-latest"
+  mkdir -p "$prefix"
+  [ -f "$prefix/package.json" ] || echo '{ "private": true }' > "$prefix/package.json"
+  mapfile -t wanted < <(node -e 'for (const name of Object.keys(require("./package.json").dependencies)) console.log(`${name}@latest`)')
+  echo "node: npm install --prefix $prefix ${wanted[*]}"
+  npm install --prefix "$prefix" --ignore-scripts --no-audit --no-fund --loglevel=warn "${wanted[@]}"
+  for lib in robots-parser robots-txt-guard robots-txt-parser; do
+    if ! hello="$(node adapter.js "$lib" "$prefix" </dev/null | head -n 1)" || [ -z "$hello" ]; then
+      echo "node: adapter for the newest $lib does not start" >&2
+      exit 1
+    fi
+    echo "node (latest): $hello"
+  done
+  exit 0
 fi
 
 # The stamp records what node_modules was installed from: the lock file and Node's version.

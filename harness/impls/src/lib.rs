@@ -137,6 +137,24 @@ impl Registry {
         all
     }
 
+    /// The newest-release variants of the external adapters whose library comes from a
+    /// package registry (`python-protego@latest`, `node-robots-parser@latest`: see
+    /// [`external::config::Flavour`]), available or not (they are when `bash
+    /// harness/external/setup --latest` installed them). They are not among
+    /// [`Registry::all`], so never in a default run: [`Registry::select`] takes one only
+    /// when it is named.
+    pub fn latest(&self) -> Vec<Box<dyn Implementation>> {
+        #[cfg(feature = "external")]
+        let latest = external::latest_with(
+            &self.options.environment,
+            &self.handshakes,
+            self.options.external_timeout,
+        );
+        #[cfg(not(feature = "external"))]
+        let latest = Vec::new();
+        latest
+    }
+
     /// Every implementation that runs in this process, available or not: the reference,
     /// Google's library (through cxx) and the robots.txt crates from crates.io
     /// (src/crates/), in registry order.
@@ -196,9 +214,10 @@ impl Registry {
             })
     }
 
-    /// The implementations named, in the order given; `all` names every available one.
-    /// An unknown or unavailable name is an error that says what is known, or how to fix
-    /// it.
+    /// The implementations named, in the order given; `all` names every available one
+    /// (never a newest-release variant: `NAME@latest` is taken only when named, from
+    /// [`Registry::latest`]). An unknown or unavailable name is an error that says what is
+    /// known (for `NAME@latest`: the variants there are), or how to fix it.
     pub fn select<S: AsRef<str>>(
         &self,
         names: &[S],
@@ -211,8 +230,21 @@ impl Registry {
             return Ok(known);
         }
         let mut chosen: Vec<Box<dyn Implementation>> = Vec::new();
+        let mut latest: Option<Vec<Box<dyn Implementation>>> = None;
         for name in names {
             let name = name.as_ref();
+            if name.ends_with("@latest") && !chosen.iter().any(|i| i.name() == name) {
+                let variants = latest.get_or_insert_with(|| self.latest());
+                let Some(at) = variants.iter().position(|i| i.name() == name) else {
+                    let known: Vec<&str> = variants.iter().map(|i| i.name()).collect();
+                    return Err(SelectError::Unknown {
+                        name: name.to_string(),
+                        known: known.join(", "),
+                    });
+                };
+                chosen.push(available(variants.remove(at))?);
+                continue;
+            }
             let Some(at) = known.iter().position(|i| i.name() == name) else {
                 if chosen.iter().any(|i| i.name() == name) {
                     continue;
@@ -222,17 +254,23 @@ impl Registry {
                     known: self.names().join(", "),
                 });
             };
-            let implementation = known.remove(at);
-            if let Availability::Unavailable { why, fix } = implementation.availability() {
-                return Err(SelectError::Unavailable {
-                    name: name.to_string(),
-                    why,
-                    fix,
-                });
-            }
-            chosen.push(implementation);
+            chosen.push(available(known.remove(at))?);
         }
         Ok(chosen)
+    }
+}
+
+/// `implementation` when it is available, else the error naming why and the fix.
+fn available(
+    implementation: Box<dyn Implementation>,
+) -> Result<Box<dyn Implementation>, SelectError> {
+    match implementation.availability() {
+        Availability::Available => Ok(implementation),
+        Availability::Unavailable { why, fix } => Err(SelectError::Unavailable {
+            name: implementation.name().to_string(),
+            why,
+            fix,
+        }),
     }
 }
 

@@ -12,6 +12,8 @@ var rows=[];
 data.cases.forEach(function(c){c.queries.forEach(function(q){rows.push({c:c,q:q});});});
 var nRows=rows.length;
 function esc(s){return String(s).replace(/[&<>"']/g,function(ch){return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[ch];});}
+// Escaped, then `x` as <code>x</code> (as the page's questions, html.rs code_spans).
+function ticks(s){return esc(s).replace(/`([^`]+)`/g,'<code>$1</code>');}
 function cellOf(i,r){var col=data.outcomes[i];return (col&&col[r])||{word:'error',detail:'no outcome in the report'};}
 function judge(expect,word){
   if(word==='allowed'||word==='disallowed'){if(expect==='either'){return 'either';}return expect===word?'pass':'fail';}
@@ -55,7 +57,7 @@ function renderHead(){
     for(var r=0;r<nRows;r++){if(rows[r].q.finding){continue;}var j=judge(expectOf(rows[r].q,state.profile),cellOf(i,r).word);if(j!=='unsupported'){judged++;if(j==='pass'||j==='either'){pass++;}}}
     var rate=judged?Math.floor(1000*pass/judged)/10:100;
     var im=impls[i];
-    h.push('<th class="ih'+(state.sort===i?' sorted':'')+'" data-sort="'+i+'" title="'+esc(im.name+' '+im.version+' ('+im.language+'): '+pass+' of '+judged+' judged queries passed under '+state.profile+'; click to sort')+'"><div class="vn">'+esc(im.name)+'</div><div class="pr">'+(state.sort===i?'<span class="arrow">'+(state.desc?'\u25b4':'\u25be')+'</span>':Math.round(rate)+'%')+'</div></th>');
+    h.push('<th class="ih'+(state.sort===i?' sorted':'')+(state.fails===i?' fcol':'')+'" data-sort="'+i+'" title="'+esc(im.name+' '+im.version+' ('+im.language+'): '+pass+' of '+judged+' judged queries passed under '+state.profile+'; click to sort')+'"><div class="vn">'+esc(im.name)+'</div><div class="pr">'+(state.sort===i?'<span class="arrow">'+(state.desc?'\u25b4':'\u25be')+'</span>':Math.round(rate)+'%')+'</div></th>');
   }
   h.push('</tr>');thead.innerHTML=h.join('');
 }
@@ -70,7 +72,7 @@ function renderBody(){
   for(var k=0;k<nRows;k++){
     var r=order[k],q=rows[r].q;var e=expectOf(q,state.profile);var differs=e!==expectOf(q,'rfc9309');
     html.push('<tr data-q="'+r+'"><th title="'+esc(q.id+'  '+q.url)+'">'+esc(q.id)+'</th><td class="m lv '+esc(q.level)+'">'+esc(q.level)+'</td><td class="m rq" title="'+esc(q.requirements.join(' '))+'">'+esc(q.requirements.join(' '))+'</td><td class="m ex"'+(differs?' title="differs from rfc9309 ('+esc(expectOf(q,'rfc9309'))+')"':'')+'>'+esc(e)+(differs?'*':'')+'</td>');
-    for(var i=0;i<nImpl;i++){var w=cellOf(i,r).word;var j=judge(e,w);var sym=SYMBOL[j];if(q.finding&&j==='either'){sym=w==='allowed'?'A':'D';}html.push('<td class="c j-'+j+'">'+sym+'</td>');}
+    for(var i=0;i<nImpl;i++){var w=cellOf(i,r).word;var j=judge(e,w);var sym=SYMBOL[j];if(q.finding&&j==='either'){sym=w==='allowed'?'A':'D';}html.push('<td class="c j-'+j+(state.fails===i?' fcol':'')+'">'+sym+'</td>');}
     html.push('</tr>');
   }
   tbody.innerHTML=html.join('');
@@ -100,7 +102,9 @@ function syncControls(){
 }
 function writeHash(){
   var p=[];
-  if(state.view!==defaultView){p.push('view='+state.view);}
+  // A matrix key without view= opens the matrix (readHash): another view is then named.
+  var matrixState=state.level||state.dim||state.req||state.q||state.disagree||state.fails>=0||state.sort>=0||state.open;
+  if(state.view!==defaultView||(matrixState&&state.view!=='matrix')){p.push('view='+state.view);}
   if(state.profile!=='rfc9309'){p.push('profile='+encodeURIComponent(state.profile));}
   if(state.level){p.push('level='+encodeURIComponent(state.level));}
   if(state.dim){p.push('dim='+encodeURIComponent(state.dim));}
@@ -113,10 +117,14 @@ function writeHash(){
   var h=p.length?'#'+p.join('&'):' ';
   try{history.replaceState(null,'',h===' '?location.pathname+location.search:h);}catch(e){/* file:// in some browsers: keep the old fragment */}
 }
+// The matrix's own keys: a fragment with one of them and no view= opens the matrix.
+var MATRIX_KEYS=['fails','level','dim','req','q','disagree','sort','impl-sort','open'];
 function readHash(){
   var h=location.hash.replace(/^#/,'');if(!h){return;}
+  var viewGiven=false,matrixKey=false;
   h.split('&').forEach(function(kv){
     var at=kv.indexOf('=');var k=at<0?kv:kv.slice(0,at);var v='';
+    if(k==='view'){viewGiven=true;}else if(MATRIX_KEYS.indexOf(k)>=0){matrixKey=true;}
     try{v=at<0?'':decodeURIComponent(kv.slice(at+1).replace(/\+/g,' '));}catch(e){v=kv.slice(at+1);}
     if(k==='profile'&&data.meta.profiles.indexOf(v)>=0){state.profile=v;}
     else if(k==='level'){state.level=v.toUpperCase();}
@@ -134,6 +142,7 @@ function readHash(){
       var r=rows.findIndex(function(row){return row.q.id===id;});
       if(r>=0){state.open={r:r,i:impls.findIndex(function(im){return im.name===name;})};}}
   });
+  if(matrixKey&&!viewGiven){state.view='matrix';}
 }
 function showView(){
   ['questions','matrix','scores','access','agreement'].forEach(function(v){$('view-'+v).hidden=v!==state.view;});
@@ -147,10 +156,10 @@ function markSelected(){
   if(state.open.i>=0){var td=tr.cells[4+state.open.i];if(td){td.classList.add('sel');}}else{tr.classList.add('sel');}
 }
 // The body in visible notation, one numbered line per line of the file.
-function bodyHtml(text,highlight){
+function bodyHtml(text,highlight,refLine){
   var max=60000;var cut=text.length>max;var shown=cut?text.slice(0,max):text;
   var lines=shown.split('\n');if(lines.length&&lines[lines.length-1]===''){lines.pop();}
-  var out=lines.map(function(l,n){return '<span class="ln'+(highlight.indexOf(n+1)>=0?' hl':'')+'" data-n="'+(n+1)+'">'+esc(l)+'</span>';});
+  var out=lines.map(function(l,n){return '<span class="ln'+(highlight.indexOf(n+1)>=0?' hl':'')+(refLine===n+1?' hl-ref':'')+'" data-n="'+(n+1)+'">'+esc(l)+'</span>';});
   if(cut){out.push('<span class="ln" data-n="\u2026">\u2026 '+(text.length-max)+' more characters not shown</span>');}
   if(!out.length){out.push('<span class="ln" data-n="">(empty body)</span>');}
   return out.join('');
@@ -161,15 +170,26 @@ function openDetail(r,i){
   function lineText(n){return n>=1&&n<=lines.length?lines[n-1]:'';}
   var chosen=i>=0?cellOf(i,r):null;
   var h=[];
-  h.push('<h2>'+esc(c.title)+'</h2><div class="where">'+esc(c.file)+':'+c.line+' \u00b7 case '+esc(c.id)+' \u00b7 query '+esc(q.id)+' at line '+q.line+'</div>');
+  h.push('<h2>'+ticks(c.title)+'</h2><div class="where">'+esc(c.file)+':'+c.line+' \u00b7 case '+esc(c.id)+' \u00b7 query '+esc(q.id)+' at line '+q.line+'</div>');
   if(c.dimensions.length){h.push('<div class="where">dimensions: '+esc(c.dimensions.join(', '))+'</div>');}
   h.push('<h3>Query</h3><dl><dt>agent</dt><dd>'+esc(q.agent)+'</dd><dt>URL</dt><dd>'+esc(q.url)+'</dd><dt>level</dt><dd>'+esc(q.level)+'</dd><dt>requirements</dt><dd>'+esc(q.requirements.join(', '))+'</dd>');
   data.meta.profiles.forEach(function(p){h.push('<dt>expected ('+esc(p)+')</dt><dd>'+(p===state.profile?'<b>':'')+esc(expectOf(q,p))+(p===state.profile?'</b>':'')+'</dd>');});
-  h.push('<dt>why</dt><dd class="why">'+esc(q.why)+'</dd></dl>');
-  if(q.triage){h.push('<p class="triage"><b>Triage:</b> '+esc(q.triage)+'</p>');}
+  h.push('<dt>why</dt><dd class="why">'+ticks(q.why)+'</dd></dl>');
+  if(q.triage){h.push('<p class="triage"><b>Triage:</b> '+ticks(q.triage)+'</p>');}
+  if(q.question){var qe=(data.questions||[]).find(function(x){return x.id===q.question;});if(qe){h.push('<p class="qn"><b>'+esc(qe.id)+'</b> '+ticks(qe.question)+'</p>');}}
   if(c.fetch){h.push('<h3>Fetch outcome</h3><p>'+esc(c.fetch)+'</p>');}
-  h.push('<h3>robots.txt <small class="where">(visible notation: \u2192 tab, \u2190 CR, \u21b5 LF, \u2423 trailing space, \u21d4 BOM)</small></h3>');
-  h.push('<pre>'+bodyHtml(c.body,chosen&&chosen.line?[chosen.line]:[])+'</pre>');
+  // The deciding lines side by side: the reference's (what the corpus expects to decide)
+  // and the chosen implementation's.
+  var ref=impls.findIndex(function(im){return im.name==='reference';});
+  var refCell=ref>=0&&ref!==i?cellOf(ref,r):null;
+  if(chosen&&refCell){
+    var side=function(cls,who,cell){var say=cell.line?'line '+cell.line+'<code class="dl">'+esc(lineText(cell.line))+'</code>':(cell.word==='allowed'||cell.word==='disallowed'?'no deciding line reported':esc(cell.detail||'no verdict'));
+      return '<div class="'+cls+'"><div class="who">'+esc(who)+' \u2192 <b>'+esc(cell.word)+'</b></div>'+say+'</div>';};
+    h.push('<h3>Deciding line</h3><div class="deciding">'+side('ref','reference',refCell)+side('impl',impls[i].name,chosen)+'</div>');
+  }
+  var marks=[];if(chosen&&chosen.line){marks.push(chosen.line);}
+  h.push('<h3>robots.txt <small class="where">(visible notation: \u2192 tab, \u2190 CR, \u21b5 LF, \u2423 trailing space, \u21d4 BOM'+(refCell&&refCell.line?'; the reference\u2019s deciding line dashed':'')+')</small></h3>');
+  h.push('<pre>'+bodyHtml(c.body,marks,refCell&&refCell.line?refCell.line:0)+'</pre>');
   h.push('<h3>Verdicts under '+esc(state.profile)+'</h3><table><thead><tr><th></th><th>implementation</th><th>outcome</th><th>deciding line / detail</th></tr></thead><tbody>');
   var e=expectOf(q,state.profile);
   for(var k=0;k<nImpl;k++){
@@ -204,7 +224,7 @@ $('detail-close').addEventListener('click',closeDetail);
 document.addEventListener('keydown',function(ev){if(ev.key==='Escape'&&state.open){closeDetail();}});
 $('tabs').addEventListener('click',function(ev){var b=ev.target.closest('button[data-view]');if(!b){return;}state.view=b.getAttribute('data-view');showView();writeHash();});
 $('f-profile').addEventListener('change',function(){state.profile=this.value;renderAll();if(state.open){openDetail(state.open.r,state.open.i);}writeHash();});
-function onFilter(){state.level=$('f-level').value;state.dim=$('f-dim').value;state.req=$('f-req').value.trim();state.q=$('f-q').value.trim();state.disagree=$('f-disagree').checked;state.fails=$('f-fails').value===''?-1:+$('f-fails').value;applyFilters();writeHash();}
+function onFilter(){var fails=state.fails;state.level=$('f-level').value;state.dim=$('f-dim').value;state.req=$('f-req').value.trim();state.q=$('f-q').value.trim();state.disagree=$('f-disagree').checked;state.fails=$('f-fails').value===''?-1:+$('f-fails').value;if(fails!==state.fails){renderAll();}else{applyFilters();}writeHash();}
 ['f-level','f-dim','f-disagree','f-fails'].forEach(function(id){$(id).addEventListener('change',onFilter);});
 ['f-req','f-q'].forEach(function(id){$(id).addEventListener('input',onFilter);});
 $('f-reset').addEventListener('click',function(){state.level='';state.dim='';state.req='';state.q='';state.disagree=false;state.fails=-1;state.sort=-1;state.desc=false;syncControls();renderAll();writeHash();});
@@ -214,6 +234,8 @@ window.addEventListener('hashchange',function(){readHash();syncControls();showVi
 if(state.open){openDetail(state.open.r,state.open.i);var tr=tbody.querySelector('tr[data-q="'+state.open.r+'"]'),wrap=$('matrix-wrap');if(tr){wrap.scrollTop=Math.max(0,tr.offsetTop-wrap.clientHeight/2);}}
 body.setAttribute('data-rows',String(tbody.rows.length));
 body.setAttribute('data-cols',String(tbody.rows.length?tbody.rows[0].querySelectorAll('td.c').length:nImpl));
+// Header labels cut short (for tests: none should be).
+body.setAttribute('data-clipped',String(Array.prototype.filter.call(document.querySelectorAll('header .impls li'),function(li){return li.scrollWidth>li.clientWidth+1;}).length));
 body.setAttribute('data-errors',document.documentElement.getAttribute('data-errors')||'0');
 body.setAttribute('data-ready','1');
 })();

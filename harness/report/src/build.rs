@@ -4,7 +4,7 @@
 use crate::model::{
     Agreement, CaseEntry, CauseEntry, CauseKind, Cell, FailureCauses, ImplEntry, ImplScore,
     LevelTally, Meta, QueryEntry, QuestionAnswer, QuestionEntry, QuestionVerdict, Report,
-    RequirementEntry, RequirementScore, SlowCase, FORMAT_VERSION, SLOWEST_CASES,
+    RequirementEntry, RequirementScore, SlowCase, UpstreamThread, FORMAT_VERSION, SLOWEST_CASES,
 };
 use reptest_core::causes::{group_by_cause, CauseShare};
 use reptest_core::runner::Run;
@@ -165,6 +165,7 @@ fn impl_entries(run: &Run, infos: &[ImplInfo]) -> Vec<ImplEntry> {
             full_urls: info.capabilities.full_urls,
             fetch_outcomes: info.capabilities.fetch_outcomes,
             fetches: info.capabilities.fetches,
+            crawler: info.kind == reptest_core::ImplKind::Crawler,
             reports_line: info.capabilities.reports_line,
             seconds: elapsed.as_secs_f64(),
             slowest_cases: run
@@ -578,7 +579,15 @@ fn questions(corpus: &Corpus, queries: &Rows<'_>, columns: &[Vec<Outcome>]) -> V
                 upstream: question
                     .upstream
                     .iter()
-                    .map(|u| (u.implementation.clone(), u.url.clone(), u.title.clone()))
+                    .map(|u| UpstreamThread {
+                        implementation: u.implementation.clone(),
+                        url: u.url.clone(),
+                        title: u.title.clone(),
+                        kind: u.kind(),
+                        status: u.status,
+                        fixed_in: u.fixed_in.clone(),
+                        checked: u.checked.clone(),
+                    })
                     .collect(),
             }
         })

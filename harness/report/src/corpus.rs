@@ -2,7 +2,7 @@
 //! ([`stats_json`]), one case with its body and queries ([`case`]), and the export's
 //! files ([`export_files`]).
 
-use reptest_corpus::export::{ExportQuery, Manifest};
+use reptest_corpus::export::{Export, Manifest};
 use reptest_corpus::{Case, Corpus, Stats};
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
@@ -145,23 +145,39 @@ pub fn case(corpus: &Corpus, case: &Case) -> String {
 
 /// The export's files (`reptest corpus export`): `manifest.json`, then the queries,
 /// `queries.json` (one pretty-printed array) when `json`, else `queries.jsonl` (one
-/// object a line); each as its name and its text, ending with a line break.
+/// object a line), then `bodies.json` (one object, a body a line, by hash); each as its
+/// name and its text, ending with a line break.
 pub fn export_files(
-    manifest: &Manifest,
-    queries: &[ExportQuery],
+    export: &Export,
     json: bool,
-) -> Result<[(&'static str, String); 2], serde_json::Error> {
-    let manifest = serde_json::to_string_pretty(manifest)? + "\n";
-    if json {
-        let text = serde_json::to_string_pretty(queries)? + "\n";
-        return Ok([("manifest.json", manifest), ("queries.json", text)]);
+) -> Result<[(&'static str, String); 3], serde_json::Error> {
+    let manifest = serde_json::to_string_pretty(&export.manifest)? + "\n";
+    let mut bodies = String::from("{");
+    for (n, (hash, body)) in export.bodies.iter().enumerate() {
+        bodies.push_str(if n == 0 { "\n" } else { ",\n" });
+        bodies.push_str(&serde_json::to_string(hash)?);
+        bodies.push_str(": ");
+        bodies.push_str(&serde_json::to_string(body)?);
     }
-    let mut text = String::new();
-    for query in queries {
-        text.push_str(&serde_json::to_string(query)?);
-        text.push('\n');
-    }
-    Ok([("manifest.json", manifest), ("queries.jsonl", text)])
+    bodies.push_str("\n}\n");
+    let queries = if json {
+        (
+            "queries.json",
+            serde_json::to_string_pretty(&export.queries)? + "\n",
+        )
+    } else {
+        let mut text = String::new();
+        for query in &export.queries {
+            text.push_str(&serde_json::to_string(query)?);
+            text.push('\n');
+        }
+        ("queries.jsonl", text)
+    };
+    Ok([
+        ("manifest.json", manifest),
+        queries,
+        ("bodies.json", bodies),
+    ])
 }
 
 /// What `reptest corpus export` says once it wrote `files` (the paths of
@@ -169,10 +185,11 @@ pub fn export_files(
 pub fn exported(manifest: &Manifest, files: &[std::path::PathBuf]) -> String {
     let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
     format!(
-        "wrote {}: {} queries of {} cases, corpus {} ({})",
-        names.join(" and "),
+        "wrote {}: {} queries of {} cases, {} distinct bodies, corpus {} ({})",
+        names.join(", "),
         manifest.queries,
         manifest.cases,
+        manifest.bodies,
         manifest.corpus_version.as_deref().unwrap_or("unversioned"),
         manifest.corpus_fingerprint
     )

@@ -12,14 +12,21 @@
 //! `#sort=<implementation>` (`&dir=desc`), `#open=<query id>@<implementation>`,
 //! `#view=questions`, `#view=agreement` or `#view=scores`, joined with `&`; it keeps the
 //! fragment up to date. It opens on the questions view when the corpus has questions and
-//! the report more than one implementation; a query's question id is searchable (`#q=`).
-//! After rendering it records, for tests, on `<body>`: `data-ready="1"`, `data-rows`
-//! (queries), `data-cols` (implementations), `data-visible` (rows shown), `data-profile`,
-//! and `data-errors` (script errors, unhandled rejections and `console.error` calls).
+//! the report more than one implementation; a fragment with a matrix key (`fails`,
+//! `level`, `q`, `open`, ...) and no `view=` opens the matrix, so `#fails=NAME` alone
+//! shows NAME's failures, NAME's column marked. A query's question id is searchable
+//! (`#q=`). After rendering it records, for tests, on `<body>`: `data-ready="1"`,
+//! `data-rows` (queries), `data-cols` (implementations), `data-visible` (rows shown),
+//! `data-profile`, `data-clipped` (header labels cut short: none expected) and
+//! `data-errors` (script errors, unhandled rejections and `console.error` calls).
+//!
+//! Backticks in question titles, decisions and `why` texts are code spans
+//! ([`crate::pieces::html::code_spans`]); the detail panel shows the reference's
+//! deciding line beside the chosen implementation's.
 
 use super::{CaseEntry, QueryEntry, QuestionEntry, QuestionVerdict, Report};
 use crate::pieces::colour::viridis;
-use crate::pieces::html::escape as esc;
+use crate::pieces::html::{code_spans, escape as esc};
 use reptest_corpus::Profile;
 use std::fmt::Write as _;
 
@@ -170,7 +177,7 @@ const MATRIX_SECTION: &str = r#"<section id=view-matrix class=view>
 <div class=legend id=legend></div>
 <div class=matrix-wrap id=matrix-wrap><table id=matrix class=matrix><thead id=matrix-head></thead><tbody id=matrix-body></tbody></table></div>
 <p class=note>The figure under each implementation's name is the percentage of judged queries it passed under the chosen profile (unsupported queries and fuzzing findings awaiting their verdict are not judged). Click a column header to sort the rows by that implementation's judgement (again to reverse), the <i>query</i> header for corpus order, a cell or a query for its details.</p>
-<p class=note>The page's address keeps its state, so a link shows the same view: <code>#fails=NAME</code> (the queries NAME did not pass), <code>#profile=google</code>, <code>#level=MAY</code>, <code>#dim=wildcards</code>, <code>#req=2.2.3-STAR</code>, <code>#q=text</code>, <code>#disagree=1</code>, <code>#sort=NAME</code> (<code>&amp;dir=desc</code>), <code>#open=QUERY@NAME</code>, <code>#view=questions</code>, <code>#view=scores</code> or <code>#view=agreement</code>, joined with <code>&amp;</code>; <code>#q=Q-ID</code> shows a question's queries. A report of one implementation opens on its failures.</p>
+<p class=note>The page's address keeps its state, so a link shows the same view: <code>#fails=NAME</code> (the queries NAME did not pass, its column marked; alone, it opens the matrix), <code>#profile=google</code>, <code>#level=MAY</code>, <code>#dim=wildcards</code>, <code>#req=2.2.3-STAR</code>, <code>#q=text</code>, <code>#disagree=1</code>, <code>#sort=NAME</code> (<code>&amp;dir=desc</code>), <code>#open=QUERY@NAME</code>, <code>#view=questions</code>, <code>#view=scores</code> or <code>#view=agreement</code>, joined with <code>&amp;</code>; <code>#q=Q-ID</code> shows a question's queries. A report of one implementation opens on its failures.</p>
 </section>
 "#;
 
@@ -187,7 +194,10 @@ fn questions_section(page: &mut String, report: &Report) {
         "<p class=note>The root questions implementations disagree on, each decided from \
          the RFC text (corpus/questions.toml). <b>wrong</b>: failed at least one query naming \
          the question; <b>right</b>: passed every one it answered; <b>no verdict</b>: \
-         answered none. Open a question for its RFC sentences, its example and every \
+         answered none. The counts are over the implementations named after them: the \
+         parsers (libraries given the body) and the crawlers (judged by what they fetch) \
+         that can express at least one of the question's queries; the others are not \
+         judged on it. Open a question for its RFC sentences, its example and every \
          implementation's answer; its queries are one click away in the matrix.</p>\n",
     );
     let rows: Vec<_> = report.queries().collect();
@@ -214,9 +224,11 @@ fn question(
         page,
         "<details class=question id=\"{id}\"><summary><b>{id}</b> {question} \
          <span class=lvl>{level}</span> <span class=tally>right <b>{right}</b> · wrong \
-         <b>{wrong}</b> · no verdict <b>{none}</b> · choice <b>{choice}</b>{hits}</span></summary>",
+         <b>{wrong}</b> · no verdict <b>{none}</b> · choice <b>{choice}</b> ({counted}){hits}\
+         </span></summary>",
         id = esc(&q.id),
-        question = esc(&q.question),
+        question = code_spans(&q.question),
+        counted = counted(report, q),
         level = esc(&q.level),
         right = count(QuestionVerdict::Right),
         wrong = count(QuestionVerdict::Wrong),
@@ -236,19 +248,78 @@ fn question(
             esc(sentence)
         );
     }
-    let _ = writeln!(page, "<p><b>Decision:</b> {}</p>", esc(&q.decision));
+    let _ = writeln!(page, "<p><b>Decision:</b> {}</p>", code_spans(&q.decision));
     if let Some(both) = &q.permits_both {
-        let _ = writeln!(page, "<p><b>Either verdict conforms:</b> {}</p>", esc(both));
+        let _ = writeln!(
+            page,
+            "<p><b>Either verdict conforms:</b> {}</p>",
+            code_spans(both)
+        );
     }
     example(page, q, rows);
     answers(page, report, q, order);
-    upstream(page, q);
+    upstream(page, report, q, order);
     let _ = writeln!(
         page,
         "<p><a href=\"#view=matrix&amp;q={}\" class=to-matrix>Its {} queries in the matrix →</a></p></details>",
         esc(&q.id),
         q.queries.len()
     );
+}
+
+/// Which implementations a question's counts are over, from the report: those judged on
+/// it (any verdict but not judged), as parsers (libraries given the body) and crawlers
+/// (judged by what they fetch), then those not judged, e.g. `of 24 parsers; 4 crawlers not judged`; the
+/// names in the tooltip.
+fn counted(report: &Report, q: &QuestionEntry) -> String {
+    let mut groups: [[Vec<&str>; 2]; 2] = Default::default(); // [judged][crawler]
+    for (entry, answer) in report.implementations.iter().zip(&q.per_impl) {
+        let judged = answer.verdict != QuestionVerdict::NotJudged;
+        groups[usize::from(judged)][usize::from(entry.crawler)].push(entry.name.as_str());
+    }
+    let kinds = |names: &[Vec<&str>; 2]| -> Vec<String> {
+        let mut parts = Vec::new();
+        for (crawler, list) in names.iter().enumerate() {
+            let n = list.len();
+            let word = match (crawler == 1, n == 1) {
+                (false, true) => "parser",
+                (false, false) => "parsers",
+                (true, true) => "crawler",
+                (true, false) => "crawlers",
+            };
+            if n > 0 {
+                parts.push(format!("{n} {word}"));
+            }
+        }
+        parts
+    };
+    let judged = kinds(&groups[1]);
+    let apart = kinds(&groups[0]);
+    let mut text = format!(
+        "of {}",
+        if judged.is_empty() {
+            "none".to_string()
+        } else {
+            judged.join(" and ")
+        }
+    );
+    if !apart.is_empty() {
+        let _ = write!(text, "; {} not judged", apart.join(" and "));
+    }
+    let names = |g: &[Vec<&str>; 2]| g.iter().flatten().copied().collect::<Vec<_>>().join(", ");
+    let mut title = format!("counted: {}", names(&groups[1]));
+    if !apart.is_empty() {
+        let _ = write!(
+            title,
+            "; not judged (no query of this question they can express): {}",
+            names(&groups[0])
+        );
+    }
+    format!(
+        "<span class=counted title=\"{}\">{}</span>",
+        esc(&title),
+        esc(&text)
+    )
 }
 
 /// The question's first example query, with its body.
@@ -270,20 +341,60 @@ fn example(page: &mut String, q: &QuestionEntry, rows: &[(&CaseEntry, &QueryEntr
     }
 }
 
-/// The upstream reports of the implementations that get the question wrong.
-fn upstream(page: &mut String, q: &QuestionEntry) {
-    if !q.upstream.is_empty() {
-        page.push_str("<ul class=upstream>");
-        for (name, url, title) in &q.upstream {
+/// The upstream threads of the question, with their status, by implementation (in
+/// `order`): every implementation that gets it wrong (`no upstream issue known` when no
+/// thread is), or has a thread; a newest release (`NAME@latest`) whose verdict differs is
+/// shown beside its pinned version.
+fn upstream(page: &mut String, report: &Report, q: &QuestionEntry, order: &[usize]) {
+    let mut items = String::new();
+    for &i in order {
+        let (Some(entry), Some(answer)) = (report.implementations.get(i), q.per_impl.get(i)) else {
+            continue;
+        };
+        let threads = q.threads_for(&entry.name);
+        let wrong = answer.verdict == QuestionVerdict::Wrong;
+        if entry.name.ends_with(crate::LATEST_SUFFIX) || (!wrong && threads.is_empty()) {
+            continue;
+        }
+        let _ = write!(
+            items,
+            "<li><code>{}</code> {}: {}",
+            esc(&entry.name),
+            esc(&entry.version),
+            esc(answer.verdict.as_str())
+        );
+        if let Some(latest) = report
+            .latest_answer(&entry.name, &q.id)
+            .filter(|l| l.differs)
+        {
             let _ = write!(
-                page,
-                "<li><code>{}</code>: <a href=\"{}\">{}</a></li>",
-                esc(name),
-                esc(url),
-                esc(title)
+                items,
+                " · {} (latest): {}",
+                esc(&latest.version),
+                esc(latest.verdict.as_str())
             );
         }
-        page.push_str("</ul>\n");
+        if wrong && threads.is_empty() {
+            let _ = write!(
+                items,
+                " · <i class=no-thread>{}</i>",
+                crate::markdown::NO_THREAD
+            );
+        }
+        for t in threads {
+            let _ = write!(
+                items,
+                " · <a href=\"{}\">{}</a> <span class=\"thread {}\">{}</span>",
+                esc(&t.url),
+                esc(&t.title),
+                esc(t.status.as_str()),
+                esc(&t.describe_checked())
+            );
+        }
+        items.push_str("</li>");
+    }
+    if !items.is_empty() {
+        let _ = writeln!(page, "<ul class=upstream>{items}</ul>");
     }
 }
 
@@ -473,8 +584,8 @@ pub fn agreement_svg(report: &Report) -> String {
     let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     // Monospace labels at 12px are about 7.3px per character.
     let label = (longest * 15 / 2 + 16).max(60);
-    let width = label + n * cell + 8;
-    let height = label + n * cell + 8;
+    let width = (label + n * cell + 8).max(LEGEND_WIDTH);
+    let height = label + n * cell + 8 + LEGEND_HEIGHT;
     let rates: Vec<Option<f64>> = (0..n)
         .flat_map(|a| (0..n).map(move |b| (a, b)))
         .map(|(a, b)| report.agreement.rate(a, b))
@@ -518,8 +629,56 @@ pub fn agreement_svg(report: &Report) -> String {
             heatmap_cell(&mut svg, report, &names, grid, (a, b), rates[a * n + b]);
         }
     }
+    // Under the grid when it is wide enough, else from the left edge.
+    let left = if label + LEGEND_WIDTH <= width {
+        label
+    } else {
+        8
+    };
+    heatmap_legend(&mut svg, left, label + n * cell + 8, low);
     svg.push_str("</svg>");
     svg
+}
+
+/// The heatmap legend's size (px).
+const LEGEND_WIDTH: usize = 420;
+const LEGEND_HEIGHT: usize = 64;
+
+/// The heatmap's legend, from (`left`, `top`): the colour scale in six steps from `low` to 100%,
+/// each labelled with its rate, and the grey of a pair with no verdict from both.
+fn heatmap_legend(svg: &mut String, left: usize, top: usize, low: f64) {
+    let key = 38usize;
+    let _ = write!(
+        svg,
+        "<g class=hm-legend><text x=\"{left}\" y=\"{}\">Same verdict, share of the queries both \
+         answered:</text>",
+        top + 12
+    );
+    for step in 0..6 {
+        let t = step as f64 / 5.0;
+        let (fill, _) = viridis(t);
+        let rate = low + t * (100.0 - low);
+        let x = left + step * key;
+        let _ = write!(
+            svg,
+            "<rect class=hm-key x=\"{x}\" y=\"{}\" width=\"{}\" height=\"14\" fill=\"{fill}\"/>\
+             <text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10.5\">{rate:.0}%</text>",
+            top + 20,
+            key - 1,
+            x + key / 2,
+            top + 48,
+        );
+    }
+    let x = left + 6 * key + 16;
+    let _ = write!(
+        svg,
+        "<rect class=hm-key x=\"{x}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"#dddddd\"/>\
+         <text x=\"{}\" y=\"{}\" dominant-baseline=\"middle\" font-size=\"10.5\">– none \
+         answered by both</text></g>",
+        top + 20,
+        x + 20,
+        top + 27,
+    );
 }
 
 /// The heatmap's geometry and colour scale: the label margin and the cell size (px), and
@@ -742,6 +901,49 @@ mod tests {
         let parsed: Report = serde_json::from_str(embedded(&page)).expect("valid JSON");
         assert_eq!(parsed.cases[0].body, evil);
         assert_eq!(parsed.implementations[0].name, evil);
+    }
+
+    /// A question's counts name whom they count, from the report: parsers and crawlers
+    /// judged, and those not judged; a backtick pair in its title is code.
+    #[test]
+    fn question_counts_name_their_implementations() {
+        let mut report = report();
+        let first = report.implementations[0].clone();
+        for (name, fetches) in [("p2", false), ("c1", true), ("c2", true)] {
+            let mut entry = first.clone();
+            entry.name = name.to_string();
+            entry.crawler = fetches;
+            report.implementations.push(entry);
+        }
+        let q = &mut report.questions[0];
+        let answer = q.per_impl[0];
+        let mut not_judged = answer;
+        not_judged.verdict = QuestionVerdict::NotJudged;
+        q.per_impl = vec![answer, answer, not_judged, answer];
+        q.question = "Is `Disallow:` a <rule>?".to_string();
+        let text = counted(&report, &report.questions[0]);
+        assert!(
+            text.ends_with(">of 2 parsers and 1 crawler; 1 crawler not judged</span>"),
+            "{text}"
+        );
+        assert!(text.contains("not judged (no query of this question they can express): c1"));
+        let page = render(&report);
+        assert!(page.contains(&text));
+        assert!(page.contains("Is <code>Disallow:</code> a &lt;rule&gt;?"));
+    }
+
+    /// The heatmap's legend: the scale in six labelled steps and the grey of no pair.
+    #[test]
+    fn the_heatmap_has_a_legend() {
+        let mut report = report();
+        report.agreement.same = vec![vec![80]];
+        report.agreement.both = vec![vec![100]];
+        let svg = agreement_svg(&report);
+        let legend = &svg[svg.find("<g class=hm-legend>").expect("a legend")..];
+        assert_eq!(legend.matches("class=hm-key").count(), 7);
+        for label in [">80%<", ">84%<", ">100%<", "none answered by both"] {
+            assert!(legend.contains(label), "{label} in {legend}");
+        }
     }
 
     #[test]

@@ -42,10 +42,12 @@ pub mod pieces;
 pub mod policy;
 pub mod run;
 pub mod survey;
+pub mod upstream;
 
 pub use access::{AccessCell, AccessRow, AccessView};
 pub use model::{
-    Agreement, CaseEntry, CauseEntry, CauseKind, Cell, FailureCauses, ImplEntry, ImplScore,
-    LevelTally, Meta, QueryEntry, QuestionAnswer, QuestionEntry, QuestionVerdict, Report,
-    RequirementEntry, RequirementScore, SlowCase, FORMAT_VERSION, SLOWEST_CASES,
+    pinned_name, Agreement, CaseEntry, CauseEntry, CauseKind, Cell, FailureCauses, ImplEntry,
+    ImplScore, LatestAnswer, LevelTally, Meta, QueryEntry, QuestionAnswer, QuestionEntry,
+    QuestionVerdict, Report, RequirementEntry, RequirementScore, SlowCase, UpstreamThread,
+    FORMAT_VERSION, LATEST_SUFFIX, SLOWEST_CASES,
 };

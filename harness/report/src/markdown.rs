@@ -732,23 +732,16 @@ fn question(
             continue;
         }
         let upstream: Vec<String> = q
-            .upstream
-            .iter()
-            .filter(|(name, _, _)| *name == entry.name)
-            .map(|(_, url, title)| {
-                format!(
-                    "[{}](<{}>)",
-                    cell(title),
-                    url.replace(['<', '>', '\n', '\r'], "")
-                )
-            })
+            .threads_for(&entry.name)
+            .into_iter()
+            .map(|t| thread_link(t, &cell(&t.title)))
             .collect();
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} |",
             code_cell(&entry.name),
             answer.verdict.as_str(),
-            answer.describe(),
+            cell(&with_latest(report, q, &entry.name, &entry.version, answer)),
             upstream.join(" ")
         );
     }
@@ -778,16 +771,60 @@ fn questions_wrong(out: &mut String, report: &Report, name: &str) {
             answer.map_or_else(String::new, |a| a.describe()),
             text(&q.decision)
         );
-        for (_, url, title) in q.upstream.iter().filter(|(n, _, _)| n == name) {
+        if let Some(latest) = report.latest_answer(name, &q.id).filter(|l| l.differs) {
             let _ = writeln!(
                 out,
-                "  - upstream: [{}](<{}>)",
-                text(title),
-                url.replace(['<', '>', '\n', '\r'], "")
+                "  - newest release {} (`{name}{}`): {} ({})",
+                text(&latest.version),
+                crate::model::LATEST_SUFFIX,
+                latest.verdict.as_str(),
+                latest.answer
             );
+        }
+        let threads = q.threads_for(name);
+        if threads.is_empty() {
+            let _ = writeln!(out, "  - {NO_THREAD}");
+        }
+        for t in threads {
+            let _ = writeln!(out, "  - upstream: {}", thread_link(t, &text(&t.title)));
         }
     }
     let _ = writeln!(out);
+}
+
+/// What a failure with no upstream thread known says: the report to file.
+pub const NO_THREAD: &str = "no upstream issue known";
+
+/// An upstream thread as a link (its title already escaped for where it goes) and its
+/// status: `[title](<url>) (open, checked 2026-12-03)`.
+fn thread_link(t: &crate::UpstreamThread, title: &str) -> String {
+    format!(
+        "[{title}](<{}>) ({})",
+        t.url.replace(['<', '>', '\n', '\r', '|'], ""),
+        t.describe_checked()
+    )
+}
+
+/// `answer` in words, with the newest release's answer beside it when the report holds
+/// `name@latest` and its verdict differs: `0.7.0: 3 of 5 wrong · 0.8.1 (latest): 5 of 5
+/// right`.
+fn with_latest(
+    report: &Report,
+    q: &QuestionEntry,
+    name: &str,
+    version: &str,
+    answer: &crate::QuestionAnswer,
+) -> String {
+    match report.latest_answer(name, &q.id).filter(|l| l.differs) {
+        Some(latest) => format!(
+            "{version}: {} · {} (latest): {} ({})",
+            answer.describe(),
+            latest.version,
+            latest.verdict.as_str(),
+            latest.answer
+        ),
+        None => answer.describe(),
+    }
 }
 
 /// The implementation's choices where the RFC allows either verdict.

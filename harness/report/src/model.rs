@@ -2,7 +2,7 @@
 
 use reptest_core::score::Tally;
 use reptest_core::Outcome;
-use reptest_corpus::{OutcomeWord, Profile};
+use reptest_corpus::{OutcomeWord, Profile, ThreadKind, ThreadStatus};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -60,11 +60,98 @@ pub struct QuestionEntry {
     pub queries: Vec<usize>,
     /// Per implementation (report order), over [`QuestionEntry::queries`] under `rfc9309`.
     pub per_impl: Vec<QuestionAnswer>,
-    /// Known upstream reports: (implementation, url, title).
-    pub upstream: Vec<(String, String, String)>,
+    /// Known upstream threads about implementations and this question, with their
+    /// status ([`Report::threads_for`] gives one implementation's).
+    pub upstream: Vec<UpstreamThread>,
     /// Raw hits per fuzzing campaign (findings file name to hits) of the findings that
     /// name this question.
     pub hits: BTreeMap<String, u64>,
+}
+
+/// An upstream thread (issue or pull request) about an implementation and a question, as
+/// `corpus/questions.toml` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UpstreamThread {
+    /// The implementation's name in reptest.
+    pub implementation: String,
+    /// The thread's address.
+    pub url: String,
+    /// Its title, as upstream wrote it.
+    pub title: String,
+    /// Issue or pull request.
+    pub kind: ThreadKind,
+    /// Open, fixed or wontfix, as upstream left it on [`UpstreamThread::checked`].
+    pub status: ThreadStatus,
+    /// The release with the fix, when fixed and known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed_in: Option<String>,
+    /// The day the status was checked, `YYYY-MM-DD`.
+    pub checked: String,
+}
+
+impl UpstreamThread {
+    /// Its status in words: `open`, `fixed in 1.4` (`fixed` when the release is not
+    /// known) or `wontfix`.
+    ///
+    /// ```
+    /// use reptest_report::UpstreamThread;
+    /// use reptest_corpus::{ThreadKind, ThreadStatus};
+    /// let mut thread = UpstreamThread {
+    ///     implementation: "java-crawler-commons".into(),
+    ///     url: "https://github.com/crawler-commons/crawler-commons/issues/195".into(),
+    ///     title: "Path analyse bug".into(),
+    ///     kind: ThreadKind::Issue,
+    ///     status: ThreadStatus::Fixed,
+    ///     fixed_in: Some("1.4".into()),
+    ///     checked: "2026-12-03".into(),
+    /// };
+    /// assert_eq!(thread.describe(), "fixed in 1.4");
+    /// thread.fixed_in = None;
+    /// assert_eq!(thread.describe(), "fixed");
+    /// thread.status = ThreadStatus::Open;
+    /// assert_eq!(thread.describe(), "open");
+    /// ```
+    pub fn describe(&self) -> String {
+        match (self.status, &self.fixed_in) {
+            (ThreadStatus::Fixed, Some(version)) => format!("fixed in {version}"),
+            (status, _) => status.as_str().to_string(),
+        }
+    }
+
+    /// Its status and the day it was checked: `open, checked 2026-12-03`.
+    pub fn describe_checked(&self) -> String {
+        format!("{}, checked {}", self.describe(), self.checked)
+    }
+}
+
+/// What the newest release of an implementation answers to a question, beside its
+/// pinned version, when a report holds both (`NAME` and `NAME@latest`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LatestAnswer {
+    /// The newest release's version (its handshake's).
+    pub version: String,
+    /// Its verdict on the question.
+    pub verdict: QuestionVerdict,
+    /// Its answer in words ([`QuestionAnswer::describe`]).
+    pub answer: String,
+    /// Whether the pinned version's verdict is another.
+    pub differs: bool,
+}
+
+impl LatestAnswer {
+    /// Whether the newest release still gets the question wrong.
+    pub fn still_wrong(&self) -> bool {
+        self.verdict == QuestionVerdict::Wrong
+    }
+}
+
+/// The suffix naming the newest release of an implementation (`python-protego@latest`).
+pub const LATEST_SUFFIX: &str = "@latest";
+
+/// The implementation a name stands for: `python-protego` for `python-protego@latest`,
+/// the name itself otherwise.
+pub fn pinned_name(name: &str) -> &str {
+    name.strip_suffix(LATEST_SUFFIX).unwrap_or(name)
 }
 
 /// How one implementation answers a question's queries: every query naming the
@@ -188,6 +275,9 @@ pub struct ImplEntry {
     /// Fetches `/robots.txt` itself over HTTP: its fetch cases were served on the
     /// loopback site, not described to it.
     pub fetches: bool,
+    /// A crawler judged as a black box by what it fetches (not a library given a body).
+    #[serde(default)]
+    pub crawler: bool,
     /// Reports the deciding line.
     pub reports_line: bool,
     /// Wall time for the whole corpus, in seconds.
@@ -475,5 +565,64 @@ impl Report {
     /// The column of implementation `name`.
     pub fn implementation(&self, name: &str) -> Option<usize> {
         self.implementations.iter().position(|i| i.name == name)
+    }
+
+    /// The question with id `question`.
+    pub fn question(&self, question: &str) -> Option<&QuestionEntry> {
+        self.questions.iter().find(|q| q.id == question)
+    }
+
+    /// The upstream threads known about `implementation` and `question`, in catalogue
+    /// order; those of `NAME` for `NAME@latest` too. Empty when none is known (or the
+    /// question is not in the report).
+    pub fn threads_for(&self, question: &str, implementation: &str) -> Vec<&UpstreamThread> {
+        self.question(question)
+            .map(|q| q.threads_for(implementation))
+            .unwrap_or_default()
+    }
+
+    /// What the newest release of `implementation` (the column `NAME@latest`) answers to
+    /// `question`, when the report holds both it and `NAME` and the newest release judged
+    /// the question (not `not judged`); `None` otherwise, and for a `NAME@latest` itself.
+    pub fn latest_answer(&self, implementation: &str, question: &str) -> Option<LatestAnswer> {
+        if implementation.ends_with(LATEST_SUFFIX) {
+            return None;
+        }
+        let pinned = implementation;
+        let q = self.question(question)?;
+        let latest_column = self.implementation(&format!("{pinned}{LATEST_SUFFIX}"))?;
+        let pinned_answer = q.per_impl.get(self.implementation(pinned)?)?;
+        let latest = q.per_impl.get(latest_column)?;
+        if latest.verdict == QuestionVerdict::NotJudged {
+            return None;
+        }
+        Some(LatestAnswer {
+            version: self.implementations.get(latest_column)?.version.clone(),
+            verdict: latest.verdict,
+            answer: latest.describe(),
+            differs: latest.verdict != pinned_answer.verdict,
+        })
+    }
+
+    /// [`Report::latest_answer`] as the bug report needs it: the newest release's
+    /// version and whether it still gets `question` wrong.
+    pub fn still_wrong_in_latest(
+        &self,
+        implementation: &str,
+        question: &str,
+    ) -> Option<(String, bool)> {
+        self.latest_answer(implementation, question)
+            .map(|latest| (latest.version.clone(), latest.still_wrong()))
+    }
+}
+
+impl QuestionEntry {
+    /// The upstream threads about `implementation` (or, for `NAME@latest`, `NAME`).
+    pub fn threads_for(&self, implementation: &str) -> Vec<&UpstreamThread> {
+        let name = pinned_name(implementation);
+        self.upstream
+            .iter()
+            .filter(|t| t.implementation == name)
+            .collect()
     }
 }

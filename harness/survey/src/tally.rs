@@ -201,6 +201,10 @@ pub struct QuestionTally {
     /// Per implementation, how many of those queries it was on the minority side of (the
     /// smaller side; on a tie, the side against the decided verdict).
     pub minority: BTreeMap<String, u64>,
+    /// Per implementation, the files with at least one of those queries it answered
+    /// against the decided verdict (what a bug report says the question reaches).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub against_files: BTreeMap<String, u64>,
 }
 
 /// Split queries attributed to no question, with one partition of the implementations.
@@ -517,6 +521,14 @@ impl QuestionTally {
         for (name, n) in o.minority {
             let field = || at(&format!("minority.{name}"));
             add(self.minority.entry(name.clone()).or_default(), n, field)?;
+        }
+        for (name, n) in o.against_files {
+            let field = || at(&format!("against_files.{name}"));
+            add(
+                self.against_files.entry(name.clone()).or_default(),
+                n,
+                field,
+            )?;
         }
         Ok(())
     }

@@ -504,3 +504,47 @@ fn bad_fetch_fields_are_each_reported() {
         assert!(e.contains("case `good`"), "{e}");
     }
 }
+
+/// An upstream thread carries its status: an unknown status is refused where it stands,
+/// `fixed_in` goes with `fixed` only, `checked` is a date; a good one loads with its
+/// status, release and kind (told by the URL when not given).
+#[test]
+fn upstream_threads_carry_a_checked_status() {
+    let case = GOOD.replace(
+        "why = \"the star group disallows everything\"",
+        "why = \"the star group disallows everything\"\nquestion = \"Q-X\"",
+    );
+    let dir = corpus("q-upstream", &[("t.toml", &case)]);
+    let question = |upstream: &str| {
+        format!(
+            "[[question]]\nid = \"Q-X\"\nquestion = \"q?\"\nlevel = \"MUST\"\ndecision = \"d\"\nexamples = [\"good/examplebot:/x\"]\n[[question.rfc]]\nsection = \"2.1\"\ntext = \"t\"\n[[question.upstream]]\nimplementation = \"python-protego\"\nurl = \"https://github.com/scrapy/protego/pull/84\"\ntitle = \"Follow RFC 9309\"\n{upstream}"
+        )
+    };
+    let load = |upstream: &str| {
+        std::fs::write(dir.join("questions.toml"), question(upstream)).unwrap();
+        Corpus::load(&dir)
+    };
+    let e = load("status = \"closed\"\nchecked = \"2026-12-03\"\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("questions.toml:14") && e.contains("unknown variant `closed`"),
+        "{e}"
+    );
+    let e = load("checked = \"2026-12-03\"\n").unwrap_err().to_string();
+    assert!(e.contains("missing field `status`"), "{e}");
+    let e = load("status = \"open\"\nfixed_in = \"1.0\"\nchecked = \"3 Dec\"\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("`fixed_in` is only for `status = \"fixed\"`")
+            && e.contains("`checked = \"3 Dec\"` is not a date `YYYY-MM-DD`"),
+        "{e}"
+    );
+    let loaded = load("status = \"fixed\"\nfixed_in = \"0.8.0\"\nchecked = \"2026-12-03\"\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let thread = &loaded.questions()[0].upstream[0];
+    assert_eq!(thread.status, reptest_corpus::ThreadStatus::Fixed);
+    assert_eq!(thread.fixed_in.as_deref(), Some("0.8.0"));
+    assert_eq!(thread.kind(), reptest_corpus::ThreadKind::Pr);
+}

@@ -32,15 +32,17 @@ pub enum Command {
         corpus: CorpusArg,
     },
     /// Write the corpus as language-neutral files for tests in any language:
-    /// DIR/manifest.json (corpus version and fingerprint, counts) and DIR/queries.jsonl
-    /// (one JSON object per line) or DIR/queries.json (one array). Each query carries its
-    /// body (base64 always, text when UTF-8), agent, URL, fetch scenario, the expected
-    /// verdict per profile, level and requirement IDs. docs/export.md has a pytest and a
-    /// `node --test` that run a library over it.
+    /// DIR/manifest.json (format, corpus version and fingerprint, counts),
+    /// DIR/queries.jsonl (one JSON object per line) or DIR/queries.json (one array), and
+    /// DIR/bodies.json (each distinct body once, by its SHA-256: text when UTF-8, else
+    /// base64, long runs as repeated parts). Each query carries its body's SHA-256,
+    /// agent, URL, fetch scenario, the expected verdict per profile, level and
+    /// requirement IDs. docs/export.md has the helper that rebuilds a body's bytes, and a
+    /// pytest and a `node --test` that run a library over it.
     Export {
         #[command(flatten)]
         corpus: CorpusArg,
-        /// The folder to write into (created if missing; the two files are replaced).
+        /// The folder to write into (created if missing; the three files are replaced).
         #[arg(long, value_name = "DIR")]
         out: std::path::PathBuf,
         /// `jsonl` (one query per line) or `json` (one array).
@@ -149,16 +151,20 @@ fn reference_figures(corpus: &Corpus) -> Result<figures::Block, String> {
     Ok(figures::reference_figures(corpus, summary))
 }
 
-/// `reptest corpus export`: the manifest and the queries, written together (atomically).
+/// `reptest corpus export`: the manifest, the queries and the bodies, written together
+/// (atomically).
 fn export(corpus: &Corpus, out: &std::path::Path, format: &str) -> CommandResult {
-    let (manifest, queries) = reptest_corpus::export::export(corpus);
+    let export = reptest_corpus::export::export(corpus);
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let files = reptest::report::corpus::export_files(&manifest, &queries, format == "json")
+    let files = reptest::report::corpus::export_files(&export, format == "json")
         .map_err(|e| e.to_string())?
         .map(|(name, text)| (out.join(name), text.into_bytes()));
     reptest::atomic::write_all(&files).map_err(|e| e.to_string())?;
     let paths: Vec<_> = files.into_iter().map(|(path, _)| path).collect();
-    outln!("{}", reptest::report::corpus::exported(&manifest, &paths));
+    outln!(
+        "{}",
+        reptest::report::corpus::exported(&export.manifest, &paths)
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -14,6 +14,11 @@ pub struct Args {
     /// in harness/external/.state/handshakes.json.
     #[arg(long)]
     recheck: bool,
+    /// List the newest-release variants instead (`NAME@latest`: the newest release of
+    /// each PyPI and npm library, installed beside its pin by `bash harness/external/setup
+    /// --latest`). They run only when named: `reptest run --impl NAME@latest`.
+    #[arg(long)]
+    latest: bool,
 }
 
 pub fn run(args: Args) -> CommandResult {
@@ -21,7 +26,11 @@ pub fn run(args: Args) -> CommandResult {
         cached_handshakes: !args.recheck,
         ..Default::default()
     });
-    let all = registry.all();
+    let all = if args.latest {
+        registry.latest()
+    } else {
+        registry.all()
+    };
     let availability = impls::availabilities(&all);
     let rows: Vec<_> = all.iter().map(|i| i.info()).zip(&availability).collect();
     if args.json {

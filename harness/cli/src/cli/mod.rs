@@ -16,6 +16,7 @@ mod report;
 mod run;
 mod serve;
 mod survey;
+mod upstream;
 mod user_agent;
 
 use clap::{Parser, Subcommand};
@@ -85,6 +86,7 @@ enum Command {
     /// implementations disagree, pairwise, with the decided verdict and per question;
     /// sharded runs and their merge.
     Survey(survey::Args),
+    Upstream(upstream::Args),
 }
 
 impl Cli {
@@ -102,6 +104,7 @@ impl Cli {
             Command::Gate(args) => gate::run(args),
             Command::Policy(args) => policy::run(args),
             Command::Survey(args) => survey::run(args),
+            Command::Upstream(args) => upstream::run(args),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{CommandResult, CorpusArg};
 use reptest::report::markdown::WriteUp;
-use reptest::report::{folder, Report};
+use reptest::report::{folder, upstream, Report};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -28,6 +28,15 @@ const AFTER_HELP: &str = r#"Files written in the folder (--out, default ./reptes
                   allows either verdict, and every query it did not pass with the body,
                   the expectation and what it answered. For that library's maintainers.
 
+  upstream/NAME/QUESTION.md  one bug report per implementation and question it gets
+                  wrong, to file upstream: the smallest query that shows it, the body as
+                  exact bytes, the RFC sentence, the answer, the reach in the corpus
+                  (and with --survey in real files), the known threads; beside it a
+                  reproducer in the library's own language (QUESTION.py, .js, .go,
+                  .java, .pl, .rb, .rs). upstream/README.md is the index,
+                  upstream/reproducers.json what harness/external/reproducers/check.py
+                  runs. `reptest upstream` prints them (docs/upstream.md).
+
 The Markdown is deterministic (sorted, no timings or dates); the same pages for every
 implementation but google are committed under reports/snapshots/ and checked by
 `cargo test -p reptest --test integration report::`. Both profiles are always judged, so
@@ -48,6 +57,11 @@ pub struct Args {
     /// The folder to write into (created if missing; files in it are replaced).
     #[arg(long, value_name = "DIR", default_value = "reptest-report")]
     out: PathBuf,
+    /// A survey's survey.json (`reptest survey --out DIR`): the bug reports quote, per
+    /// question, the real files on which the implementation answered against the
+    /// decided verdict.
+    #[arg(long, value_name = "FILE")]
+    survey: Option<PathBuf>,
     #[command(flatten)]
     quiet: super::QuietArg,
 }
@@ -55,6 +69,7 @@ pub struct Args {
 pub fn run(args: Args) -> CommandResult {
     let corpus_dir = args.corpus.dir();
     let corpus = args.corpus.load()?;
+    let survey = super::upstream::survey_files(args.survey.as_deref())?;
     let implementations = super::selected(&args.implementations)?;
     let run = super::run_corpus_quiet(&corpus, &implementations, args.quiet.quiet);
     let infos: Vec<_> = implementations.iter().map(|i| i.info().clone()).collect();
@@ -78,10 +93,57 @@ pub fn run(args: Args) -> CommandResult {
         .into_iter()
         .map(|(path, bytes)| (out.join(path), bytes))
         .collect();
-    reptest::atomic::write_all(&files).map_err(|e| e.to_string())?;
-    let paths: Vec<PathBuf> = files.into_iter().map(|(path, _)| path).collect();
+    let bugs = upstream::bug_reports(&report, &corpus, survey.as_ref());
+    let upstream_files = upstream_files(&bugs, out, Path::new(upstream::UPSTREAM_DIR))?;
+    let paths: Vec<PathBuf> = files.iter().map(|(path, _)| path.clone()).collect();
+    let all: Vec<(PathBuf, Vec<u8>)> = files.into_iter().chain(upstream_files).collect();
+    reptest::atomic::write_all(&all).map_err(|e| e.to_string())?;
+    prune_upstream(&out.join(upstream::UPSTREAM_DIR), &all);
     out!("{}", folder::written(&report, out, &paths));
+    out!(
+        "{}",
+        upstream::written(&bugs, &out.join(upstream::UPSTREAM_DIR))
+    );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The bug reports' files under `out` (their `upstream/` prefix replaced by `folder`),
+/// their folders created.
+pub fn upstream_files(
+    bugs: &[upstream::BugReport<'_>],
+    out: &Path,
+    folder: &Path,
+) -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
+    let files: Vec<(PathBuf, Vec<u8>)> = upstream::files(bugs)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|(path, bytes)| {
+            let inner = path.strip_prefix(upstream::UPSTREAM_DIR).unwrap_or(&path);
+            (out.join(folder).join(inner), bytes)
+        })
+        .collect();
+    for dir in files.iter().filter_map(|(p, _)| p.parent()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    Ok(files)
+}
+
+/// Removes the files of an earlier report's `upstream` folder that this one did not
+/// write (a question since answered right), and folders left empty. Best effort.
+fn prune_upstream(dir: &Path, written: &[(PathBuf, Vec<u8>)]) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for sub in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+        for file in std::fs::read_dir(&sub).into_iter().flatten().flatten() {
+            let path = file.path();
+            if !written.iter().any(|(p, _)| *p == path) {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+        let _ = std::fs::remove_dir(&sub); // only when empty
+    }
 }
 
 /// The fuzzing write-ups in `findings_dir` (`*.md`), linked relative to `out`.

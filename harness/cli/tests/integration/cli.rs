@@ -632,8 +632,9 @@ fn eval_answers_a_blank_line_too() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// `corpus export` writes a manifest and one self-contained object per query, in both
-/// formats; bodies survive byte for byte.
+/// `corpus export` writes a manifest, one object per query and each distinct body once
+/// (by its SHA-256), in both formats; bodies survive byte for byte, the size-limit ones
+/// as a few repeated parts.
 #[test]
 fn corpus_export_writes_every_query_with_its_exact_body() {
     let dir = std::env::temp_dir().join(format!("reptest-cli-{}-export", std::process::id()));
@@ -642,24 +643,67 @@ fn corpus_export_writes_every_query_with_its_exact_body() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["format"], 2);
     let lines: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("queries.jsonl"))
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    let bodies: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("bodies.json")).unwrap()).unwrap();
     assert_eq!(manifest["queries"].as_u64().unwrap() as usize, lines.len());
+    assert_eq!(manifest["bodies"].as_u64().unwrap() as usize, bodies.len());
     let corpus = reptest_corpus::Corpus::load(reptest_corpus::default_dir()).unwrap();
     assert_eq!(manifest["corpus_fingerprint"], corpus.fingerprint());
     use base64::Engine;
+    // A body's bytes: its parts, each text or base64, repeated.
+    let bytes = |hash: &str| -> Vec<u8> {
+        let body = &bodies[hash];
+        let mut out = Vec::new();
+        for part in body["parts"].as_array().unwrap() {
+            let unit = match (part["text"].as_str(), part["b64"].as_str()) {
+                (Some(text), None) => text.as_bytes().to_vec(),
+                (None, Some(b64)) => base64::engine::general_purpose::STANDARD
+                    .decode(b64)
+                    .unwrap(),
+                _ => panic!("{hash}: a part is text or b64: {part}"),
+            };
+            if part["b64"].is_string() {
+                assert!(
+                    std::str::from_utf8(&unit).is_err(),
+                    "{hash}: UTF-8 as base64"
+                );
+            }
+            out.extend(unit.repeat(part["repeat"].as_u64().unwrap_or(1) as usize));
+        }
+        assert_eq!(out.len() as u64, body["size"].as_u64().unwrap());
+        out
+    };
+    let mut largest = 0;
     for ((case, query), line) in corpus.queries().zip(&lines) {
         assert_eq!(line["id"], query.id.as_str());
-        let body = base64::engine::general_purpose::STANDARD
-            .decode(line["body_b64"].as_str().unwrap())
-            .unwrap();
-        assert_eq!(body, case.body, "{}", query.id);
+        assert_eq!(
+            bytes(line["body_sha256"].as_str().unwrap()),
+            case.body,
+            "{}",
+            query.id
+        );
+        largest = largest.max(case.body.len());
         assert_eq!(line["expect"]["rfc9309"], query.expect.as_str());
         assert_eq!(line["fetch"].is_null(), case.fetch.is_none());
+        if let Some(cache) = case.fetch.as_ref().and_then(|f| f.cache.as_ref()) {
+            let key = line["fetch"]["cache_body_sha256"].as_str().unwrap();
+            assert_eq!(bytes(key), cache.body, "{}", query.id);
+        }
+        assert!(line.get("body_b64").is_none() && line.get("body").is_none());
     }
+    // The 3 MB size-limit body is there, exactly, yet the export is small.
+    assert!(largest >= 3_000_000, "{largest}");
+    let size: u64 = ["manifest.json", "queries.jsonl", "bodies.json"]
+        .iter()
+        .map(|f| std::fs::metadata(dir.join(f)).unwrap().len())
+        .sum();
+    assert!(size < 5_000_000, "the export is {size} bytes");
     let out = reptest(
         &[
             "corpus",
@@ -675,6 +719,7 @@ fn corpus_export_writes_every_query_with_its_exact_body() {
     let array: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("queries.json")).unwrap()).unwrap();
     assert_eq!(array.as_array().unwrap().len(), lines.len());
+    assert_eq!(array[0]["body_sha256"], lines[0]["body_sha256"]);
 }
 
 /// The corpus built into the binary (what an installed reptest uses outside its source

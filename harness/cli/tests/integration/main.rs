@@ -7,6 +7,20 @@
 //! Tests that need what this machine may lack (Google's library, the external adapters,
 //! the crawlers, chromium, the survey data) are ignored with their reason (build.rs).
 
+/// A snapshot under reports/snapshots/ (the committed Markdown: `report::`, `upstream::`),
+/// named without the module path.
+macro_rules! snapshot {
+    ($name:expr, $value:expr) => {
+        insta::with_settings!({
+            snapshot_path => "../../../../reports/snapshots",
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!($name, $value);
+        })
+    };
+}
+
 // Shared with the site crate's tests: runs a test alone in a process of its own.
 #[path = "../../../site/tests/integration/alone.rs"]
 mod alone;
@@ -35,3 +49,5 @@ mod survey;
 mod survey_breaker;
 mod survey_protego;
 mod survey_synth;
+mod upstream;
+mod upstream_threads;

@@ -38,7 +38,7 @@ fn repo_root() -> PathBuf {
 
 /// The report of the corpus through every implementation but `google`; fails naming
 /// the implementations that are unavailable and the fix.
-fn report() -> &'static Report {
+pub(crate) fn report() -> &'static Report {
     static REPORT: OnceLock<Result<Report, String>> = OnceLock::new();
     REPORT
         .get_or_init(|| {
@@ -140,18 +140,6 @@ fn write_ups() -> Vec<WriteUp> {
         .collect();
     list.sort();
     list
-}
-
-macro_rules! snapshot {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({
-            snapshot_path => "../../../../reports/snapshots",
-            prepend_module_to_snapshot => false,
-            omit_expression => true,
-        }, {
-            insta::assert_snapshot!($name, $value);
-        })
-    };
 }
 
 #[test]

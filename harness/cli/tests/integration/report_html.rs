@@ -3,7 +3,15 @@
 //! `<CARGO_TARGET_TMPDIR>/report-html/report.html`, then loaded from `file://` to check
 //! that it runs without errors, renders every query × implementation, applies filters
 //! and profiles from the URL fragment, and opens a detail panel. Screenshots
-//! (`report.png`, `report-detail.png`, `report-agreement.png`) are kept next to it.
+//! (`report.png`, `report-detail.png`, `report-agreement.png`, `report-fails.png`) are
+//! kept next to it.
+//!
+//! What a maintainer opens it for is checked too: `#fails=NAME` alone opens the matrix on
+//! NAME's failures with NAME's column marked; the heatmap has a legend; backticks in
+//! question titles and `why` texts are code; no version label in the header is cut (one
+//! implementation is given a long version for that); each question's counts name the
+//! implementations they are over; the detail panel shows the reference's deciding line
+//! beside the implementation's.
 //!
 //! Without chromium on `PATH` at build time the test is reported as ignored, with the fix
 //! (build.rs: `cfg(reptest_no_browser)`), except when `CI` is set (CI installs it;
@@ -162,7 +170,10 @@ fn the_html_report_works_in_a_browser() {
         "chromium is not installed (apt-get install chromium; bash harness/external/setup \
          installs it as root)",
     );
-    let report = build_report();
+    let mut report = build_report();
+    // A version as long as a real one can be (a git build), to see it is not cut.
+    let long_version = "0.11.0+git.4f3c2a1b9d8e7f6a5b4c3d2e (built from the pinned tree)";
+    report.implementations[1].version = long_version.to_string();
     let out: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-html");
     std::fs::create_dir_all(&out).expect("the output folder");
     let page = out.join("report.html");
@@ -190,18 +201,67 @@ fn the_html_report_works_in_a_browser() {
             )
         })
         .expect("some query is judged differently under the google profile");
-    // The detail panel opens on a failed verdict (else on any cell).
-    let failed = report.queries().find_map(|(_, q)| {
-        (0..columns).find_map(|i| {
-            let cell = &report.outcomes[i][q.index];
-            (class(&q.expect[&Profile::Rfc9309], cell.word.as_str()) == "j-fail")
-                .then(|| format!("{}@{}", q.id, report.implementations[i].name))
+    let reference = report
+        .implementations
+        .iter()
+        .position(|i| i.name == "reference")
+        .expect("the reference is in the report");
+    // The detail panel opens on a failed verdict where the reference and the
+    // implementation name different deciding lines (else where the reference names one,
+    // else on any failed one, else on any cell).
+    let failed_with = |lines: u8| {
+        report.queries().find_map(|(_, q)| {
+            (0..columns).find_map(|i| {
+                let cell = &report.outcomes[i][q.index];
+                let ours = report.outcomes[reference][q.index].line;
+                let shows = match lines {
+                    2 => cell.line.is_some() && ours.is_some() && cell.line != ours,
+                    1 => ours.is_some(),
+                    _ => true,
+                };
+                (class(&q.expect[&Profile::Rfc9309], cell.word.as_str()) == "j-fail" && shows)
+                    .then_some((q.index, i))
+            })
         })
-    });
-    let open = failed.unwrap_or_else(|| {
-        let (_, q) = report.queries().next().expect("a query");
-        format!("{}@{}", q.id, report.implementations[0].name)
-    });
+    };
+    let (open_row, open_col) = failed_with(2)
+        .or_else(|| failed_with(1))
+        .or_else(|| failed_with(0))
+        .unwrap_or((0, 0));
+    let open_query = report
+        .queries()
+        .find(|(_, q)| q.index == open_row)
+        .expect("the query");
+    let open = format!(
+        "{}@{}",
+        open_query.1.id, report.implementations[open_col].name
+    );
+    // #fails=NAME: the implementation with the most failures that is not the reference.
+    let fails_of = |i: usize| -> usize {
+        report
+            .queries()
+            .filter(|(_, q)| {
+                let kind = class(
+                    &q.expect[&Profile::Rfc9309],
+                    report.outcomes[i][q.index].word.as_str(),
+                );
+                !q.finding && !["j-pass", "j-either", "j-unsupported"].contains(&kind.as_str())
+            })
+            .count()
+    };
+    let fails_col = (0..columns)
+        .filter(|&i| i != reference)
+        .max_by_key(|&i| (fails_of(i), std::cmp::Reverse(i)))
+        .expect("an implementation besides the reference");
+    let fails_name = report.implementations[fails_col].name.clone();
+    let fails_count = fails_of(fails_col);
+    assert!(fails_count > 0, "{fails_name} fails something");
+    // A query whose `why` has a code span, opened on the reference.
+    let why_query = report
+        .queries()
+        .find(|(_, q)| span(&q.why).is_some())
+        .map(|(_, q)| q.clone())
+        .expect("a `why` with backticks");
     let dump = vec!["--dump-dom".to_string()];
     let shot = |name: &str| {
         vec![
@@ -222,6 +282,16 @@ fn the_html_report_works_in_a_browser() {
             shot("report-agreement.png"),
         ),
         (format!("{url}#view=access"), dump.clone()),
+        (format!("{url}#fails={fails_name}"), dump.clone()),
+        (
+            format!("{url}#fails={fails_name}"),
+            shot("report-fails.png"),
+        ),
+        (format!("{url}#view=agreement"), dump.clone()),
+        (
+            format!("{url}#open={}@reference", why_query.id),
+            dump.clone(),
+        ),
     ];
     let results: Vec<Load> = std::thread::scope(|scope| {
         let handles: Vec<_> = loads
@@ -259,8 +329,22 @@ fn the_html_report_works_in_a_browser() {
             "{name}: no script errors"
         );
     }
+    let [fails, agreement, why] = [&results[8], &results[10], &results[11]];
+    maintainer_checks(
+        &report,
+        &Loads {
+            plain,
+            detail,
+            fails,
+            agreement,
+            why,
+        },
+        (fails_col, fails_count),
+        (open_row, open_col, reference),
+        &why_query,
+    );
     // The access-method view from the fragment: shown, one row per fetch case.
-    let access = results.last().expect("the #view=access load");
+    let access = &results[7];
     assert_eq!(body_attr(&access.dom, "data-errors").as_deref(), Some("0"));
     assert!(
         access
@@ -325,7 +409,12 @@ fn the_html_report_works_in_a_browser() {
         panel.contains(id) && panel.contains("class=\"me\""),
         "the panel shows {id} for {name}"
     );
-    for name in ["report.png", "report-detail.png", "report-agreement.png"] {
+    for name in [
+        "report.png",
+        "report-detail.png",
+        "report-agreement.png",
+        "report-fails.png",
+    ] {
         let size = std::fs::metadata(out.join(name))
             .map(|m| m.len())
             .unwrap_or(0);
@@ -339,4 +428,188 @@ fn the_html_report_works_in_a_browser() {
         columns,
         started.elapsed().as_secs_f64()
     );
+}
+
+/// The first code span of `text`: what is between its first pair of backticks.
+fn span(text: &str) -> Option<&str> {
+    let open = text.find('`')?;
+    let len = text[open + 1..].find('`')?;
+    let inner = &text[open + 1..open + 1 + len];
+    // Characters a DOM dump would write as references are left out of the comparison.
+    (!inner.is_empty() && !inner.contains(['&', '<', '>', '"'])).then_some(inner)
+}
+
+/// The DOM of the loads [`maintainer_checks`] reads.
+struct Loads<'a> {
+    plain: &'a Load,
+    detail: &'a Load,
+    fails: &'a Load,
+    agreement: &'a Load,
+    why: &'a Load,
+}
+
+/// What a maintainer opens the page for (issue 23): `#fails=NAME` alone, the marked
+/// column, the heatmap legend, code spans, uncut version labels, the counts' population,
+/// the reference's deciding line.
+fn maintainer_checks(
+    report: &Report,
+    loads: &Loads,
+    (fails_col, fails_count): (usize, usize),
+    (open_row, open_col, reference): (usize, usize, usize),
+    why_query: &reptest::report::QueryEntry,
+) {
+    for (name, load) in [
+        ("fails", loads.fails),
+        ("agreement", loads.agreement),
+        ("why", loads.why),
+    ] {
+        assert_eq!(
+            body_attr(&load.dom, "data-ready").as_deref(),
+            Some("1"),
+            "{name}"
+        );
+        assert_eq!(
+            body_attr(&load.dom, "data-errors").as_deref(),
+            Some("0"),
+            "{name}"
+        );
+    }
+    // #fails=NAME alone: the matrix, NAME's failures only, NAME's column (only) marked.
+    let dom = &loads.fails.dom;
+    assert!(
+        dom.contains("<section id=\"view-matrix\" class=\"view\">"),
+        "#fails=NAME alone shows the matrix"
+    );
+    assert_eq!(
+        body_attr(dom, "data-visible"),
+        Some(fails_count.to_string())
+    );
+    let matrix = rows(dom);
+    assert!(!matrix.is_empty());
+    for (index, _, cells) in &matrix {
+        for (i, class) in cells.iter().enumerate() {
+            assert_eq!(
+                class.ends_with(" fcol"),
+                i == fails_col,
+                "row {index}, column {i}: {class}"
+            );
+        }
+    }
+    assert_eq!(
+        dom.matches("class=\"ih fcol\"").count(),
+        1,
+        "the column header is marked"
+    );
+    // The heatmap's legend: six steps of the scale and the grey of no common verdict.
+    let legend = &loads.agreement.dom[loads
+        .agreement
+        .dom
+        .find("class=\"hm-legend\"")
+        .expect("a legend")..];
+    assert_eq!(
+        legend[..legend.find("</g>").unwrap_or(0)]
+            .matches("class=\"hm-key\"")
+            .count(),
+        7
+    );
+    assert!(legend.contains("100%") && legend.contains("none answered by both"));
+    // Backticks in question titles (the questions view) and in `why` (the detail panel).
+    let question = report
+        .questions
+        .iter()
+        .find_map(|q| span(&q.question))
+        .expect("a question title with backticks");
+    assert!(
+        loads
+            .plain
+            .dom
+            .contains(&format!("<code>{question}</code>")),
+        "`{question}` in a question title is code"
+    );
+    let why = span(&why_query.why).expect("a code span");
+    let panel = &loads.why.dom[loads
+        .why
+        .dom
+        .find("<aside id=\"detail\"")
+        .expect("the panel")..];
+    assert!(
+        panel.contains(&format!("<code>{why}</code>")),
+        "`{why}` in the why of {} is code",
+        why_query.id
+    );
+    // No version label in the header cut (one is long on purpose).
+    assert_eq!(
+        body_attr(&loads.plain.dom, "data-clipped").as_deref(),
+        Some("0")
+    );
+    assert!(loads.plain.dom.contains(&report.implementations[1].version));
+    // Each question's counts say whom they count: here every implementation is a parser.
+    for q in &report.questions {
+        let judged = q
+            .per_impl
+            .iter()
+            .filter(|a| a.verdict != reptest::report::QuestionVerdict::NotJudged)
+            .count();
+        let words = if judged == 1 { "parser" } else { "parsers" };
+        let summary = format!("<details class=\"question\" id=\"{}\">", q.id);
+        let at = loads.plain.dom.find(&summary).expect("the question");
+        let tail = &loads.plain.dom[at..];
+        let summary = &tail[..tail.find("</summary>").unwrap_or(0)];
+        assert!(
+            summary.contains(&format!(">of {judged} {words}")),
+            "{}: {summary}",
+            q.id
+        );
+    }
+    // The reference's deciding line beside the implementation's, with the line's text.
+    let (case, query) = report
+        .queries()
+        .find(|(_, q)| q.index == open_row)
+        .expect("the opened query");
+    let lines: Vec<&str> = case.body.split('\n').collect();
+    let panel = &loads.detail.dom[loads
+        .detail
+        .dom
+        .find("<aside id=\"detail\"")
+        .expect("the panel")..];
+    let deciding = &panel[panel
+        .find("class=\"deciding\"")
+        .unwrap_or_else(|| panic!("a deciding-line block for {}", query.id))..];
+    let ours = &report.outcomes[reference][open_row];
+    let theirs = &report.outcomes[open_col][open_row];
+    let ref_line = ours.line.expect("the reference names the deciding line");
+    let pair = |line: usize| {
+        format!(
+            "line {line}<code class=\"dl\">{}</code>",
+            escape_dom(lines[line - 1])
+        )
+    };
+    let ref_at = deciding
+        .find(&pair(ref_line))
+        .expect("the reference's line");
+    let name = &report.implementations[open_col].name;
+    let their_at = deciding
+        .find(&format!(
+            "<div class=\"impl\"><div class=\"who\">{name} → <b>{}</b>",
+            theirs.word.as_str()
+        ))
+        .expect("the implementation's side");
+    assert!(ref_at < their_at, "the reference first");
+    // Its own line where it reports one, else it says it reports none.
+    let theirs_text = &deciding[their_at..];
+    match theirs.line {
+        Some(line) => assert!(theirs_text.contains(&pair(line)), "{theirs_text}"),
+        None => assert!(
+            theirs_text.contains("no deciding line reported"),
+            "{theirs_text}"
+        ),
+    }
+    assert!(panel.contains(&format!("class=\"ln hl-ref\" data-n=\"{ref_line}\"")));
+}
+
+/// `text` as a DOM dump writes element text: `&`, `<`, `>` as references.
+fn escape_dom(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }

@@ -4,8 +4,8 @@
 // Protocol 2: a request's body is parsed once per origin its queries name (the parser
 // is bound to its robots.txt URL, as in a crawler that fetched that file), and each
 // query is checked against the parser of its own origin.
-const robotsParser = require('robots-parser');
-const { packageVersion, robotsUrlFor } = require('../protocol');
+const { load, packageVersion, robotsUrlFor } = require('../protocol');
+const robotsParser = load('robots-parser');
 
 module.exports = {
   name: 'node-robots-parser',

@@ -3,9 +3,9 @@
 // { groups, extensions }; guard(thatResult).isAllowed(userAgent, path). Paths only.
 // Protocol 2: the body is parsed and guarded once per request; isAllowed per query.
 const { Readable } = require('stream');
-const parse = require('robots-txt-parse');
-const guard = require('robots-txt-guard');
-const { packageVersion } = require('../protocol');
+const { load, packageVersion } = require('../protocol');
+const parse = load('robots-txt-parse');
+const guard = load('robots-txt-guard');
 
 module.exports = {
   name: 'node-robots-txt-guard',

@@ -9,8 +9,8 @@
 // origin already parsed makes it active again with useRobotsFor, which finds it cached.
 // The agent is set per query with setUserAgent: the constructor takes an empty agent as
 // '*' and lower-cases any other, setUserAgent lower-cases, so '' is passed as '*' there.
-const robotsParser = require('robots-txt-parser');
-const { packageVersion, robotsUrlFor } = require('../protocol');
+const { load, packageVersion, robotsUrlFor } = require('../protocol');
+const robotsParser = load('robots-txt-parser');
 
 function noFetch(link) {
   return Promise.reject(new Error(`library tried to fetch robots.txt for ${link}`));

@@ -247,6 +247,26 @@ test('adapter.js without a known library exits with usage', async () => {
   assert.match(err, /usage/);
 });
 
+test('adapter.js loads its library from the npm prefix it is given (NAME@latest)', async () => {
+  // The pins' own folder as the prefix: the same library, the same version.
+  const same = spawn(process.execPath, [path.join(dir, 'adapter.js'), 'robots-parser', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  same.stdout.on('data', (c) => { out += c; });
+  assert.equal(await new Promise((r) => same.on('close', r)), 0);
+  assert.equal(JSON.parse(out.split('\n')[0]).version, installedVersion('robots-parser'));
+  // A prefix without node_modules: the pins next door are not used.
+  const empty = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'reptest-npm-prefix-'));
+  const none = spawn(process.execPath, [path.join(dir, 'adapter.js'), 'robots-parser', empty], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  out = '';
+  none.stdout.on('data', (c) => { out += c; });
+  none.stderr.on('data', (c) => { err += c; });
+  const code = await new Promise((r) => none.on('close', r));
+  fs.rmSync(empty, { recursive: true });
+  assert.ok(code !== 0 || out === '', `started without its library: ${out}`);
+  assert.match(err, /Cannot find module 'robots-parser'/);
+});
+
 test('protocol.js: odd library answers and stray async errors become error answers', async () => {
   // A stand-in library: the agent says how to misbehave.
   const script = `

@@ -11,7 +11,8 @@ use std::time::Duration;
 /// The per-request timeout when `timeout_ms` is not given.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// One adapter as registered, placeholders `{dir}`, `{state}`, `{venv}` resolved.
+/// One adapter as registered, placeholders `{dir}`, `{state}`, `{venv}`, `{npm_prefix}`,
+/// `{bin}` resolved.
 #[derive(Debug, Clone)]
 pub struct AdapterSpec {
     /// The name for `--impl`.
@@ -38,6 +39,52 @@ pub struct AdapterSpec {
     pub program: Option<PathBuf>,
     /// The fixed hash seeds its processes get ([`Environment::process_seeds`]).
     pub process_seeds: Vec<(&'static str, &'static str)>,
+    /// A folder that must exist before it is started: the install of the newest
+    /// releases, for a `NAME@latest` variant ([`Flavour::Latest`]); `None` for the pins.
+    pub needs: Option<PathBuf>,
+}
+
+/// The suffix of the name of an adapter's newest-release variant: `python-protego@latest`.
+pub const LATEST_SUFFIX: &str = "@latest";
+
+/// Which install of its library an adapter's command runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    /// The pinned versions (`requirements.txt`, `package.json`, `go.mod`): `{venv}` is
+    /// `STATE/venv`, `{npm_prefix}` the adapter's own folder and `{bin}` `STATE/bin`.
+    Pinned,
+    /// The newest releases, installed beside the pins by `bash harness/external/setup
+    /// --latest`: `{venv}` is `STATE/venv-latest`, `{npm_prefix}` `STATE/node-latest` and
+    /// `{bin}` `STATE/bin-latest`.
+    Latest,
+}
+
+impl Flavour {
+    /// The folder `{venv}` stands for under `state`.
+    pub fn venv(self, state: &Path) -> PathBuf {
+        match self {
+            Flavour::Pinned => state.join("venv"),
+            Flavour::Latest => state.join("venv-latest"),
+        }
+    }
+
+    /// The folder `{bin}` (the adapter programs built by setup, the Go ones) stands for
+    /// under `state`.
+    pub fn bin(self, state: &Path) -> PathBuf {
+        match self {
+            Flavour::Pinned => state.join("bin"),
+            Flavour::Latest => state.join("bin-latest"),
+        }
+    }
+
+    /// The folder `{npm_prefix}` (whose `node_modules` holds the npm packages) stands for,
+    /// for an adapter in `dir` under `state`.
+    pub fn npm_prefix(self, dir: &Path, state: &Path) -> PathBuf {
+        match self {
+            Flavour::Pinned => dir.to_path_buf(),
+            Flavour::Latest => state.join("node-latest"),
+        }
+    }
 }
 
 /// How reptest talks to an adapter.
@@ -106,6 +153,11 @@ impl std::error::Error for LoadError {}
 pub struct Registry {
     /// The adapters, in file order (files in folder-name order).
     pub adapters: Vec<AdapterSpec>,
+    /// Their newest-release variants (`NAME@latest`, [`Flavour::Latest`]), in the same
+    /// order: one for each adapter whose command names `{venv}`, `{npm_prefix}` or `{bin}` (unless
+    /// it says `latest = false`). They are not among [`Registry::adapters`]: a run
+    /// takes one only when it is named.
+    pub latest: Vec<AdapterSpec>,
     /// The problems found; a malformed entry is left out of `adapters`.
     pub errors: Vec<LoadError>,
 }
@@ -193,7 +245,13 @@ pub fn load_file(file: &Path, environment: &Environment, registry: &mut Registry
         dir,
         state: &state,
         environment,
-        fix: fix_for(dir),
+        fix: fix_for(dir, Flavour::Pinned),
+        flavour: Flavour::Pinned,
+    };
+    let latest = Context {
+        fix: fix_for(dir, Flavour::Latest),
+        flavour: Flavour::Latest,
+        ..context.clone()
     };
     for table in parsed.adapter {
         let line = reptest_corpus::line_of(&text, table.span().start);
@@ -202,8 +260,10 @@ pub fn load_file(file: &Path, environment: &Environment, registry: &mut Registry
             .get("name")
             .and_then(|v| v.as_str())
             .map(str::to_string);
-        let spec = Raw::deserialize(toml::Value::Table(table))
-            .map_err(|e| e.message().to_string())
+        let raw = Raw::deserialize(toml::Value::Table(table)).map_err(|e| e.message().to_string());
+        let spec = raw
+            .as_ref()
+            .map_err(Clone::clone)
             .and_then(|raw| raw.resolve(&context));
         match spec {
             Ok(spec) if registry.adapters.iter().any(|a| a.name == spec.name) => {
@@ -223,6 +283,17 @@ pub fn load_file(file: &Path, environment: &Environment, registry: &mut Registry
                 spec.file = file.to_path_buf();
                 spec.line = line;
                 registry.adapters.push(spec);
+                // Its newest-release variant, made by the same code in the other flavour.
+                let variant = raw
+                    .as_ref()
+                    .ok()
+                    .filter(|raw| raw.offers_latest())
+                    .and_then(|raw| raw.resolve(&latest).ok());
+                if let Some(mut variant) = variant {
+                    variant.file = file.to_path_buf();
+                    variant.line = line;
+                    registry.latest.push(variant);
+                }
             }
             Err(message) => registry
                 .errors
@@ -231,14 +302,26 @@ pub fn load_file(file: &Path, environment: &Environment, registry: &mut Registry
     }
 }
 
-/// The step that installs the adapters of `dir`: the setup entry point for a folder of
-/// `harness/external`, a `setup.sh` beside a folder of one's own.
-fn fix_for(dir: &Path) -> String {
+/// The step that installs the adapters of `dir` in `flavour`: the setup entry point for a
+/// folder of `harness/external` (with `--latest` for the newest releases), a `setup.sh`
+/// beside a folder of one's own.
+fn fix_for(dir: &Path, flavour: Flavour) -> String {
     let builtin = builtin_dir();
+    let latest = if flavour == Flavour::Latest {
+        "--latest "
+    } else {
+        ""
+    };
     match dir.parent() {
         Some(parent) if parent == builtin => format!(
-            "bash harness/external/setup {}",
+            "bash harness/external/setup {latest}{}",
             dir.file_name().unwrap_or_default().to_string_lossy()
+        ),
+        _ if flavour == Flavour::Latest => format!(
+            "install the newest releases of what {} needs into {} or {}",
+            dir.join("adapters.toml").display(),
+            flavour.venv(Path::new("STATE")).display(),
+            flavour.npm_prefix(dir, Path::new("STATE")).display()
         ),
         _ if dir.join("setup.sh").is_file() => {
             format!("bash {}", dir.join("setup.sh").display())
@@ -257,6 +340,10 @@ struct File {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
+    /// Whether it has a `NAME@latest` variant (default: when `command` names `{venv}` or
+    /// `{npm_prefix}`).
+    #[serde(default)]
+    latest: Option<bool>,
     name: String,
     language: String,
     #[serde(default)]
@@ -278,15 +365,35 @@ struct Raw {
     full_urls: Option<bool>,
 }
 
+#[derive(Clone)]
 struct Context<'a> {
     dir: &'a Path,
     state: &'a Path,
     environment: &'a Environment,
     fix: String,
+    flavour: Flavour,
 }
 
+/// The placeholders whose folder depends on the [`Flavour`].
+const FLAVOURED: [&str; 3] = ["{venv}", "{npm_prefix}", "{bin}"];
+
 impl Raw {
-    fn resolve(self, context: &Context<'_>) -> Result<AdapterSpec, String> {
+    /// Whether it has a newest-release variant: `latest`, else whether its command names
+    /// a folder that depends on the flavour.
+    fn offers_latest(&self) -> bool {
+        self.latest.unwrap_or_else(|| self.flavoured())
+    }
+
+    /// Whether its command names `{venv}`, `{npm_prefix}` or `{bin}`.
+    fn flavoured(&self) -> bool {
+        self.command
+            .iter()
+            .any(|arg| FLAVOURED.iter().any(|p| arg.contains(p)))
+    }
+
+    /// The adapter in `context`'s flavour: as written for the pins, as `NAME@latest` with
+    /// the newest-release folders for [`Flavour::Latest`].
+    fn resolve(&self, context: &Context<'_>) -> Result<AdapterSpec, String> {
         if self.name.is_empty()
             || self.name == "all"
             || self
@@ -298,6 +405,18 @@ impl Raw {
                 "`name = {:?}`: a name is non-empty, not `all`, without spaces or commas",
                 self.name
             ));
+        }
+        if self.name.contains('@') {
+            return Err(format!(
+                "`name = {:?}`: `@` is kept for the newest-release variants (`NAME{LATEST_SUFFIX}`)",
+                self.name
+            ));
+        }
+        if self.latest == Some(true) && !self.flavoured() {
+            return Err(
+                "`latest = true` needs `{venv}`, `{npm_prefix}` or `{bin}` in `command` (the folders `setup --latest` installs the newest releases into)"
+                    .into(),
+            );
         }
         if self.language.trim().is_empty() {
             return Err("`language` is empty".into());
@@ -346,10 +465,20 @@ impl Raw {
         {
             return Err("a per-query `command` needs a `%robots%` argument".into());
         }
+        let (name, package, needs) = match context.flavour {
+            Flavour::Pinned => (self.name.clone(), self.package.clone(), None),
+            Flavour::Latest => (
+                format!("{}{LATEST_SUFFIX}", self.name),
+                self.package
+                    .as_deref()
+                    .map(|p| format!("{} (newest release)", unpinned(p))),
+                Some(self.latest_folder(context)),
+            ),
+        };
         Ok(AdapterSpec {
-            name: self.name,
-            language: self.language,
-            package: self.package,
+            name,
+            language: self.language.clone(),
+            package,
             program: find_program(&command[0], context.environment.search_path()),
             process_seeds: context.environment.process_seeds().to_vec(),
             command,
@@ -358,7 +487,21 @@ impl Raw {
             file: PathBuf::new(),
             line: 0,
             fix: context.fix.clone(),
+            needs,
         })
+    }
+
+    /// The folder holding the newest releases its command runs: the latest venv when the
+    /// command names `{venv}`, the latest programs for `{bin}`, else the latest npm prefix.
+    fn latest_folder(&self, context: &Context<'_>) -> PathBuf {
+        let names = |placeholder: &str| self.command.iter().any(|arg| arg.contains(placeholder));
+        if names("{venv}") {
+            Flavour::Latest.venv(context.state)
+        } else if names("{bin}") {
+            Flavour::Latest.bin(context.state)
+        } else {
+            Flavour::Latest.npm_prefix(context.dir, context.state)
+        }
     }
 
     fn verdicts(&self) -> Result<Verdicts, String> {
@@ -396,8 +539,27 @@ fn compile(key: &str, pattern: &str) -> Result<Regex, String> {
     Regex::new(pattern).map_err(|e| format!("`{key}` is not a valid regex: {e}"))
 }
 
-/// Replaces `{dir}`, `{state}` and `{venv}` in one argument; any other `{word}` is an
-/// error (a typo would otherwise start a program that does not exist).
+/// A package string without its pin: `protego` for `protego==0.7.0`, `robots-parser` for
+/// `robots-parser@3.0.1`, `github.com/temoto/robotstxt` for `github.com/temoto/robotstxt
+/// v1.1.2`, each part of `a@1 + b@2`.
+fn unpinned(package: &str) -> String {
+    package
+        .split(" + ")
+        .map(|part| {
+            let part = part.split_whitespace().next().unwrap_or(part);
+            let part = part.split("==").next().unwrap_or(part);
+            match part.rfind('@') {
+                Some(at) if at > 0 => &part[..at],
+                _ => part,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// Replaces `{dir}`, `{state}`, `{venv}`, `{npm_prefix}` and `{bin}` (the last three by
+/// the context's [`Flavour`]) in one argument; any other `{word}` is an error (a typo would otherwise
+/// start a program that does not exist).
 fn substitute(arg: &str, context: &Context<'_>) -> Result<String, String> {
     let mut out = String::with_capacity(arg.len());
     let mut rest = arg;
@@ -416,10 +578,17 @@ fn substitute(arg: &str, context: &Context<'_>) -> Result<String, String> {
         match word {
             "dir" => out.push_str(&context.dir.to_string_lossy()),
             "state" => out.push_str(&context.state.to_string_lossy()),
-            "venv" => out.push_str(&context.state.join("venv").to_string_lossy()),
+            "venv" => out.push_str(&context.flavour.venv(context.state).to_string_lossy()),
+            "bin" => out.push_str(&context.flavour.bin(context.state).to_string_lossy()),
+            "npm_prefix" => out.push_str(
+                &context
+                    .flavour
+                    .npm_prefix(context.dir, context.state)
+                    .to_string_lossy(),
+            ),
             _ => {
                 return Err(format!(
-                    "unknown placeholder `{{{word}}}` in `command` (known: {{dir}}, {{state}}, {{venv}})"
+                    "unknown placeholder `{{{word}}}` in `command` (known: {{dir}}, {{state}}, {{venv}}, {{npm_prefix}}, {{bin}})"
                 ))
             }
         }
@@ -506,6 +675,78 @@ mod tests {
             messages[3].contains(":24: adapter `good`: the name is taken"),
             "{}",
             messages[3]
+        );
+    }
+
+    /// An adapter whose command names `{venv}` or `{npm_prefix}` has a `NAME@latest`
+    /// variant running the same command from the newest-release folders, which it needs;
+    /// `latest = false` opts out, `latest = true` without such a folder is an error, and
+    /// `@` is kept for the variants.
+    #[test]
+    fn latest_variants_swap_the_flavoured_folders() {
+        let r = parse(
+            "[[adapter]]\nname = \"py\"\nlanguage = \"Python\"\npackage = \"protego==0.7.0\"\ncommand = [\"{venv}/bin/python\", \"{dir}/a.py\"]\n\n[[adapter]]\nname = \"js\"\nlanguage = \"JavaScript\"\npackage = \"a@1.0.0 + b@2\"\ncommand = [\"node\", \"{dir}/a.js\", \"{npm_prefix}\"]\n\n[[adapter]]\nname = \"std\"\nlatest = false\nlanguage = \"Python\"\ncommand = [\"{venv}/bin/python\"]\n\n[[adapter]]\nname = \"go\"\nlanguage = \"Go\"\npackage = \"example.com/x v1.0.0\"\ncommand = [\"{bin}/x\"]\n\n[[adapter]]\nname = \"java\"\nlanguage = \"Java\"\ncommand = [\"{state}/java/x\"]\n\n[[adapter]]\nname = \"bad\"\nlatest = true\nlanguage = \"Go\"\ncommand = [\"{state}/bin/x\"]\n\n[[adapter]]\nname = \"x@latest\"\nlanguage = \"Go\"\ncommand = [\"x\"]\n",
+        );
+        let names: Vec<&str> = r.adapters.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["py", "js", "std", "go", "java"]);
+        let latest: Vec<&str> = r.latest.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(latest, ["py@latest", "js@latest", "go@latest"]);
+        assert_eq!(r.adapters[3].command[0], "/state/bin/x");
+        assert_eq!(r.latest[2].command[0], "/state/bin-latest/x");
+        assert_eq!(r.latest[2].needs, Some(PathBuf::from("/state/bin-latest")));
+        assert_eq!(
+            r.latest[2].package.as_deref(),
+            Some("example.com/x (newest release)")
+        );
+        let (py, py_latest) = (&r.adapters[0], &r.latest[0]);
+        assert_eq!(py.command[0], "/state/venv/bin/python");
+        assert_eq!(py_latest.command[0], "/state/venv-latest/bin/python");
+        assert_eq!(py.command[1], py_latest.command[1]);
+        assert_eq!(py.needs, None);
+        assert_eq!(py_latest.needs, Some(PathBuf::from("/state/venv-latest")));
+        assert_eq!(
+            py_latest.package.as_deref(),
+            Some("protego (newest release)")
+        );
+        assert_eq!(py_latest.line, py.line);
+        let (js, js_latest) = (&r.adapters[1], &r.latest[1]);
+        // Pinned, `{npm_prefix}` is the adapter's own folder, `{dir}`.
+        assert_eq!(js.command[1], format!("{}/a.js", js.command[2]));
+        assert_eq!(js_latest.command[2], "/state/node-latest");
+        assert_eq!(js_latest.needs, Some(PathBuf::from("/state/node-latest")));
+        assert_eq!(js_latest.package.as_deref(), Some("a + b (newest release)"));
+        assert!(
+            js_latest.fix.contains("newest releases"),
+            "{}",
+            js_latest.fix
+        );
+        let messages: Vec<String> = r.errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(messages.len(), 2, "{messages:#?}");
+        assert!(
+            messages[0].contains(
+                "adapter `bad`: `latest = true` needs `{venv}`, `{npm_prefix}` or `{bin}`"
+            ),
+            "{}",
+            messages[0]
+        );
+        assert!(
+            messages[1].contains("adapter `x@latest`: `name = \"x@latest\"`: `@` is kept"),
+            "{}",
+            messages[1]
+        );
+    }
+
+    /// The fix of a shipped adapter's variant is the setup entry point with `--latest`.
+    #[test]
+    fn latest_fixes_name_setup_latest() {
+        let dir = builtin_dir().join("python");
+        assert_eq!(
+            fix_for(&dir, Flavour::Pinned),
+            "bash harness/external/setup python"
+        );
+        assert_eq!(
+            fix_for(&dir, Flavour::Latest),
+            "bash harness/external/setup --latest python"
         );
     }
 

@@ -27,7 +27,7 @@ pub mod protocol;
 pub mod runtime;
 
 pub use cache::Handshakes;
-pub use config::{AdapterSpec, LoadError, Mode, Registry, Verdicts};
+pub use config::{AdapterSpec, Flavour, LoadError, Mode, Registry, Verdicts, LATEST_SUFFIX};
 pub use per_query::PerQuery;
 pub use persistent::{
     batch_line_limit, batch_timeout, max_protocol, Persistent, BATCH_LINE_PER_QUERY,
@@ -53,13 +53,39 @@ pub fn all_with(
     handshakes: &Arc<Handshakes>,
     timeout: Option<std::time::Duration>,
 ) -> Vec<Box<dyn Implementation>> {
+    from_registry(
+        load_default(environment, timeout),
+        handshakes,
+        max_protocol(environment),
+    )
+}
+
+/// The newest-release variants (`NAME@latest`, [`config::Flavour::Latest`]) of the
+/// adapters [`all_with`] makes, under the same handshake cache and timeout. They are not
+/// among [`all_with`]'s: a run takes one only when it is named.
+pub fn latest_with(
+    environment: &Environment,
+    handshakes: &Arc<Handshakes>,
+    timeout: Option<std::time::Duration>,
+) -> Vec<Box<dyn Implementation>> {
+    let max_protocol = max_protocol(environment);
+    load_default(environment, timeout)
+        .latest
+        .into_iter()
+        .map(|spec| adapter(spec, handshakes, max_protocol))
+        .collect()
+}
+
+/// The registry of [`config::default_files`], every adapter (and variant) with the
+/// per-request `timeout` when set.
+fn load_default(environment: &Environment, timeout: Option<std::time::Duration>) -> Registry {
     let mut registry = config::load(&config::default_files(environment), environment);
     if let Some(timeout) = timeout {
-        for spec in &mut registry.adapters {
+        for spec in registry.adapters.iter_mut().chain(&mut registry.latest) {
             spec.timeout = timeout;
         }
     }
-    from_registry(registry, handshakes, max_protocol(environment))
+    registry
 }
 
 /// The external implementations of the `adapters.toml` in each of `dirs`, under

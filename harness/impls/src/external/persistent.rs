@@ -176,6 +176,12 @@ impl Persistent {
             Some(package) => format!("{} ({package})", self.spec.name),
             None => self.spec.name.clone(),
         };
+        if let Some(needs) = self.spec.needs.as_ref().filter(|dir| !dir.is_dir()) {
+            return Err(format!(
+                "{what}: the newest releases are not installed ({} is missing)",
+                needs.display()
+            ));
+        }
         if self.spec.program.is_none() {
             return Err(format!("{what}: program `{program}` not found"));
         }

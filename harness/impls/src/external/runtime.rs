@@ -235,6 +235,7 @@ mod tests {
             fix: String::new(),
             program: program.map(PathBuf::from),
             process_seeds: Vec::new(),
+            needs: None,
         }
     }
 

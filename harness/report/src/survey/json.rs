@@ -6,7 +6,8 @@
 //! `decided_means`, `implementations` (name, version and answers of each, missing ones
 //! by kind, what the breaker did, and its disagreement with the decided verdict), `files`, `queries`, `status` (the status
 //! table), `agreement`, `pairwise` (matrices indexed like `implementations`),
-//! `per_question`, `new` (split queries attributed to no question, by partition) and
+//! `per_question` (per question: `queries`, `files`, `minority` and `against_files`, the
+//! files per implementation where it answered one of them against the decided verdict), `new` (split queries attributed to no question, by partition) and
 //! `new_minimized` (whether the new groups' examples went through the minimizer:
 //! `reptest survey --minimize`, or `reptest survey merge --minimize`), and `provenance`
 //! (`reptest`: version, commit, dirty, rustc; `corpus`: version, cases, fingerprint,
@@ -147,6 +148,7 @@ struct Question<'a> {
     queries: u64,
     files: u64,
     minority: &'a std::collections::BTreeMap<String, u64>,
+    against_files: &'a std::collections::BTreeMap<String, u64>,
 }
 
 /// The status families in table order: `none` (no status), then `2xx` ... `other`.
@@ -284,6 +286,7 @@ fn questions(survey: &Survey) -> Vec<Question<'_>> {
                 queries: t.queries,
                 files: t.files,
                 minority: &t.minority,
+                against_files: &t.against_files,
             };
             (at.unwrap_or(usize::MAX), question)
         })

@@ -17,6 +17,20 @@ fn site_threads() -> usize {
         .count()
 }
 
+/// [`site_threads`] once it has fallen to zero, or after a bounded wait. A joined thread
+/// has ended, but the kernel lists it under /proc/self/task until it reaps it, a moment
+/// after the join returns: the count is read again until then (at most two seconds).
+fn site_threads_after_join() -> usize {
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    loop {
+        let count = site_threads();
+        if count == 0 || std::time::Instant::now() >= deadline {
+            return count;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 #[test]
 fn no_thread_outlives_a_site() {
     if alone::elsewhere("threads::no_thread_outlives_a_site") {
@@ -51,7 +65,7 @@ fn no_thread_outlives_a_site() {
     for site in sites {
         site.stop();
     }
-    assert_eq!(site_threads(), 0);
+    assert_eq!(site_threads_after_join(), 0);
     stalled.join().unwrap();
 
     let site = Options::new()
@@ -59,5 +73,5 @@ fn no_thread_outlives_a_site() {
         .start(&Scenario::new(200, "x"))
         .unwrap();
     site.wait();
-    assert_eq!(site_threads(), 0);
+    assert_eq!(site_threads_after_join(), 0);
 }

@@ -73,6 +73,8 @@ pub(super) struct Seen {
     decided_split: Vec<bool>,
     /// The questions a split query was attributed to.
     questions: BTreeSet<String>,
+    /// (question, implementation): it answered such a query against the decided verdict.
+    against: BTreeSet<(String, String)>,
 }
 
 impl Seen {
@@ -84,6 +86,7 @@ impl Seen {
             decided_both: vec![false; n],
             decided_split: vec![false; n],
             questions: BTreeSet::new(),
+            against: BTreeSet::new(),
         }
     }
 
@@ -103,6 +106,11 @@ impl Seen {
         for id in self.questions {
             if let Some(question) = c.questions().get_mut(&id) {
                 question.files = 1;
+            }
+        }
+        for (id, name) in self.against {
+            if let Some(question) = c.questions().get_mut(&id) {
+                question.against_files.insert(name, 1);
             }
         }
     }
@@ -183,6 +191,14 @@ fn count_question(
     };
     for name in minority.into_iter().flatten() {
         *tally.minority.entry(name.clone()).or_default() += 1;
+    }
+    let against = match query.decided {
+        Some(true) => disallowed,
+        Some(false) => allowed,
+        None => return,
+    };
+    for name in against {
+        seen.against.insert((id.to_string(), name.clone()));
     }
 }
 

@@ -212,6 +212,14 @@ fn agreement(t: &Tally) -> Checked {
                 q.queries,
             )?;
         }
+        for (name, n) in &q.against_files {
+            at_most(
+                || at(&format!("against_files.{name}")),
+                *n,
+                &at("files"),
+                q.files,
+            )?;
+        }
         attributed.push(q.queries);
     }
     sums_to(
