@@ -24,6 +24,13 @@ pub trait Implementation: Send + Sync {
 
     /// Answers every query of one case, one outcome per query, in order.
     fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome>;
+
+    /// [`evaluate`](Self::evaluate), with what the implementation did to reach its
+    /// answers, one line per step, for the reports' evidence: a crawler's request log
+    /// (what it fetched, in order). Empty by default: a parser's answer is its evidence.
+    fn evaluate_with_evidence(&self, case: &CaseInput<'_>) -> (Vec<Outcome>, Vec<String>) {
+        (self.evaluate(case), Vec::new())
+    }
 }
 
 /// What an implementation is and can do.

@@ -1,9 +1,58 @@
 //! Runs corpus cases through implementations in parallel into one outcome matrix.
 
-use crate::{CaseInput, Implementation, Outcome, QueryInput};
+use crate::{CaseInput, ImplKind, Implementation, Outcome, QueryInput};
 use rayon::prelude::*;
 use reptest_corpus::{Case, Corpus};
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
+
+/// Crawls per core that run at once ([`crawls_at_once`]).
+pub const CRAWLS_PER_CORE: usize = 2;
+
+/// How many crawls run at once in [`run_observed`]: [`CRAWLS_PER_CORE`] per core, at
+/// least 4. The crawlers run together, each crawl mostly waiting on its process and the
+/// loopback site, so more crawls than cores overlap their waits; the bound keeps the CPU
+/// the crawls need (a Python crawler's start-up) within every crawler's time limit.
+pub fn crawls_at_once() -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    (cores * CRAWLS_PER_CORE).max(4)
+}
+
+/// A counting semaphore: at most `free` holders at once.
+struct Gate {
+    free: std::sync::Mutex<usize>,
+    freed: std::sync::Condvar,
+}
+
+impl Gate {
+    fn new(free: usize) -> Gate {
+        Gate {
+            free: std::sync::Mutex::new(free),
+            freed: std::sync::Condvar::new(),
+        }
+    }
+
+    /// Runs `work` once a place is free, then frees it.
+    fn pass<T>(&self, work: impl FnOnce() -> T) -> T {
+        {
+            let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+            while *free == 0 {
+                free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+            }
+            *free -= 1;
+        }
+        // Freed also when `work` panics.
+        struct Leave<'g>(&'g Gate);
+        impl Drop for Leave<'_> {
+            fn drop(&mut self) {
+                *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+                self.0.freed.notify_one();
+            }
+        }
+        let _leave = Leave(self);
+        work()
+    }
+}
 
 /// The outcome matrix of a run: for each implementation, one outcome per query. Rows
 /// are keyed by query id ([`Run::outcome`]): runs over parts of a corpus (shards) or over
@@ -17,12 +66,17 @@ pub struct Run {
     pub queries: Vec<String>,
     /// `outcomes[i][q]`: implementation `i`, query `queries[q]`.
     pub outcomes: Vec<Vec<Outcome>>,
-    /// `elapsed[i]`: the wall time implementation `i` took for the whole corpus
-    /// (implementations run one after another, so these do not overlap).
+    /// `elapsed[i]`: the wall time implementation `i` took for the whole corpus (the
+    /// parsers run one after another, so theirs do not overlap; the crawlers run
+    /// together, so theirs do).
     pub elapsed: Vec<Duration>,
     /// `case_elapsed[i]`: (case id, wall time) for every case implementation `i` ran, a
     /// timeout's wait included.
     pub case_elapsed: Vec<Vec<(String, Duration)>>,
+    /// `evidence[i]`: case id to what implementation `i` did to answer it, one line per
+    /// step, for the cases where it says ([`Implementation::evaluate_with_evidence`]: a
+    /// crawler's request log). May be shorter than `implementations` (none for the rest).
+    pub evidence: Vec<BTreeMap<String, Vec<String>>>,
 }
 
 /// A [`Run`] indexed by query id ([`Run::lookup`]).
@@ -113,6 +167,7 @@ impl Run {
     ///     outcomes: vec![vec![allowed.clone()]],
     ///     elapsed: vec![Default::default()],
     ///     case_elapsed: vec![vec![("x".into(), Default::default())]],
+    ///     evidence: Vec::new(),
     /// };
     /// let run = shard("x/a:/1").merge(shard("x/a:/2")).unwrap();
     /// assert_eq!(run.queries, ["x/a:/1", "x/a:/2"]);
@@ -137,6 +192,11 @@ impl Run {
                 *mine += theirs;
             }
             for (mine, theirs) in self.case_elapsed.iter_mut().zip(other.case_elapsed) {
+                mine.extend(theirs);
+            }
+            self.evidence
+                .resize_with(self.implementations.len(), BTreeMap::new);
+            for (mine, theirs) in self.evidence.iter_mut().zip(other.evidence) {
                 mine.extend(theirs);
             }
             return Ok(self);
@@ -170,6 +230,11 @@ impl Run {
         }
         self.elapsed.extend(other.elapsed);
         self.case_elapsed.extend(other.case_elapsed);
+        let mut evidence = other.evidence;
+        evidence.resize_with(other.implementations.len(), BTreeMap::new);
+        self.evidence
+            .resize_with(self.implementations.len() - evidence.len(), BTreeMap::new);
+        self.evidence.extend(evidence);
         Ok(self)
     }
 
@@ -217,14 +282,78 @@ pub trait RunObserver: Sync {
 impl RunObserver for () {}
 
 /// Evaluates every case of `corpus` with every implementation: one implementation after
-/// another, its cases in parallel (rayon), so each implementation's wall time is its own.
+/// another, its cases in parallel (rayon), so each implementation's wall time is its own;
+/// the crawlers last, all together, at most [`crawls_at_once`] crawls at a time.
 pub fn run(corpus: &Corpus, implementations: &[Box<dyn Implementation>]) -> Run {
     run_observed(corpus, implementations, &())
 }
 
-/// [`run`], telling `observer` when each implementation starts and how many queries each
-/// case answered (from worker threads). Each implementation's wall time is in the
-/// [`Run`] ([`Run::elapsed`]).
+/// One implementation's part of a run.
+struct Column {
+    outcomes: Vec<Outcome>,
+    elapsed: Duration,
+    case_elapsed: Vec<(String, Duration)>,
+    evidence: BTreeMap<String, Vec<String>>,
+}
+
+/// Runs every case of `cases` through `implementation` in the current rayon pool, each
+/// case through `gate` when there is one.
+fn run_column(
+    cases: &[Case],
+    implementation: &dyn Implementation,
+    observer: &dyn RunObserver,
+    gate: Option<&Gate>,
+) -> Column {
+    let started = Instant::now();
+    let answered: Vec<(Vec<Outcome>, Vec<String>, Duration)> = cases
+        .par_iter()
+        .map(|case| {
+            let evaluate = || evaluate_case_with_evidence(implementation, case);
+            let case_started = Instant::now();
+            let (outcomes, evidence) = match gate {
+                Some(gate) => gate.pass(evaluate),
+                None => evaluate(),
+            };
+            observer.answered(outcomes.len());
+            (outcomes, evidence, case_started.elapsed())
+        })
+        .collect();
+    let mut column = Column {
+        outcomes: Vec::new(),
+        elapsed: started.elapsed(),
+        case_elapsed: Vec::with_capacity(cases.len()),
+        evidence: BTreeMap::new(),
+    };
+    for (case, (outcomes, evidence, elapsed)) in cases.iter().zip(answered) {
+        column.outcomes.extend(outcomes);
+        column.case_elapsed.push((case.id.clone(), elapsed));
+        if !evidence.is_empty() {
+            column.evidence.insert(case.id.clone(), evidence);
+        }
+    }
+    column
+}
+
+/// A rayon pool of `threads` threads (`None` when one cannot be built: the caller then
+/// runs in the global pool).
+fn pool(threads: usize) -> Option<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .ok()
+}
+
+/// Runs `work` in `pool` when there is one, else where it is.
+fn install<T: Send>(pool: Option<&rayon::ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    }
+}
+
+/// [`run`], telling `observer` when each implementation starts (the crawlers once, all
+/// together) and how many queries each case answered (from worker threads). Each
+/// implementation's wall time is in the [`Run`] ([`Run::elapsed`]); the crawlers' overlap.
 pub fn run_observed(
     corpus: &Corpus,
     implementations: &[Box<dyn Implementation>],
@@ -233,64 +362,110 @@ pub fn run_observed(
     let cases = corpus.cases();
     let queries: usize = cases.iter().map(|case| case.queries.len()).sum();
     let count = implementations.len();
-    let run_one = |index: usize, implementation: &dyn Implementation| {
-        observer.started(index, count, implementation.name(), queries);
-        let started = Instant::now();
-        let answered: Vec<(Vec<Outcome>, (String, Duration))> = cases
-            .par_iter()
-            .map(|case| {
-                let case_started = Instant::now();
-                let outcomes = evaluate_case(implementation, case);
-                observer.answered(outcomes.len());
-                (outcomes, (case.id.clone(), case_started.elapsed()))
-            })
-            .collect();
-        let elapsed = started.elapsed();
-        let (outcomes, times): (Vec<Vec<Outcome>>, Vec<(String, Duration)>) =
-            answered.into_iter().unzip();
-        (
-            outcomes.into_iter().flatten().collect::<Vec<_>>(),
-            (elapsed, times),
-        )
-    };
+    let is_crawler = |i: &Box<dyn Implementation>| i.info().kind == ImplKind::Crawler;
     // External adapters keep worker threads waiting on pipes: twice as many threads as
     // cores keep every pooled adapter process busy (a thread waits with the next case
     // while the process answers the last).
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(4))
-        .build();
-    let (outcomes, times): (Vec<_>, Vec<_>) = implementations
-        .iter()
-        .enumerate()
-        .map(|(index, implementation)| match &pool {
-            Ok(pool) => pool.install(|| run_one(index, implementation.as_ref())),
-            Err(_) => run_one(index, implementation.as_ref()),
-        })
-        .unzip();
-    let (elapsed, case_elapsed) = times.into_iter().unzip();
-    Run {
+    let parsers = pool(threads.max(4));
+    let mut columns: Vec<Option<Column>> = (0..count).map(|_| None).collect();
+    for (index, implementation) in implementations.iter().enumerate() {
+        if !is_crawler(implementation) {
+            observer.started(index, count, implementation.name(), queries);
+            columns[index] = Some(install(parsers.as_ref(), || {
+                run_column(cases, implementation.as_ref(), observer, None)
+            }));
+        }
+    }
+    let crawlers: Vec<usize> = (0..count)
+        .filter(|&i| is_crawler(&implementations[i]))
+        .collect();
+    if let Some(&first) = crawlers.first() {
+        let names: Vec<&str> = crawlers
+            .iter()
+            .map(|&i| implementations[i].name())
+            .collect();
+        let label = format!("{} crawlers at once: {}", names.len(), names.join(", "));
+        observer.started(first, count, &label, queries * crawlers.len());
+        // Each crawler has a pool of its own, so its wall time is its own cases' (their
+        // waits for the gate included); the gate bounds the crawls of all of them.
+        let gate = Gate::new(crawls_at_once());
+        std::thread::scope(|scope| {
+            let running: Vec<_> = crawlers
+                .iter()
+                .map(|&i| {
+                    let crawler = implementations[i].as_ref();
+                    let gate = &gate;
+                    scope.spawn(move || {
+                        install(pool(crawls_at_once()).as_ref(), || {
+                            run_column(cases, crawler, observer, Some(gate))
+                        })
+                    })
+                })
+                .collect();
+            for (&i, running) in crawlers.iter().zip(running) {
+                // A crawler's column never panics by design; if it did, its place stays
+                // empty and is filled with errors below.
+                columns[i] = running.join().ok();
+            }
+        });
+    }
+    assemble(corpus, implementations, columns)
+}
+
+/// The [`Run`] of the columns, in the implementations' order (a column missing, which
+/// only a panic leaves, is an error for each query).
+fn assemble(
+    corpus: &Corpus,
+    implementations: &[Box<dyn Implementation>],
+    columns: Vec<Option<Column>>,
+) -> Run {
+    let queries: Vec<String> = corpus.queries().map(|(_, q)| q.id.clone()).collect();
+    let mut run = Run {
         implementations: implementations
             .iter()
             .map(|i| i.name().to_string())
             .collect(),
-        queries: corpus.queries().map(|(_, q)| q.id.clone()).collect(),
-        outcomes,
-        elapsed,
-        case_elapsed,
+        queries,
+        ..Run::default()
+    };
+    for column in columns {
+        let column = column.unwrap_or_else(|| Column {
+            outcomes: vec![
+                Outcome::Error("the run of this implementation panicked".into());
+                run.queries.len()
+            ],
+            elapsed: Duration::ZERO,
+            case_elapsed: Vec::new(),
+            evidence: BTreeMap::new(),
+        });
+        run.outcomes.push(column.outcomes);
+        run.elapsed.push(column.elapsed);
+        run.case_elapsed.push(column.case_elapsed);
+        run.evidence.push(column.evidence);
     }
+    run
 }
 
 /// Evaluates one case, guaranteeing one outcome per query: an adapter that answers with
 /// the wrong count gets `error` for the queries it left out or the whole case.
 pub fn evaluate_case(implementation: &dyn Implementation, case: &Case) -> Vec<Outcome> {
+    evaluate_case_with_evidence(implementation, case).0
+}
+
+/// [`evaluate_case`], with the implementation's evidence
+/// ([`Implementation::evaluate_with_evidence`]).
+pub fn evaluate_case_with_evidence(
+    implementation: &dyn Implementation,
+    case: &Case,
+) -> (Vec<Outcome>, Vec<String>) {
     let queries: Vec<QueryInput<'_>> = case.queries.iter().map(QueryInput::from).collect();
     let input = CaseInput {
         robots: &case.body,
         fetch: case.fetch.as_ref(),
         queries: &queries,
     };
-    evaluate(implementation, &input)
+    evaluate_with_evidence(implementation, &input)
 }
 
 /// Evaluates one input, guaranteeing one outcome per query: a fetch outcome given to an
@@ -298,17 +473,26 @@ pub fn evaluate_case(implementation: &dyn Implementation, case: &Case) -> Vec<Ou
 /// with the wrong count gets `error` for the whole input. Every consumer (run, fuzz
 /// campaign, minimizer) evaluates through here.
 pub fn evaluate(implementation: &dyn Implementation, input: &CaseInput<'_>) -> Vec<Outcome> {
+    evaluate_with_evidence(implementation, input).0
+}
+
+/// [`evaluate`], with the implementation's evidence
+/// ([`Implementation::evaluate_with_evidence`]; none when it was not asked).
+pub fn evaluate_with_evidence(
+    implementation: &dyn Implementation,
+    input: &CaseInput<'_>,
+) -> (Vec<Outcome>, Vec<String>) {
     let count = input.queries.len();
     if input.fetch.is_some() && !implementation.info().capabilities.fetch_outcomes {
         let why = "takes a body only; this case describes a fetch outcome (RFC 9309 §2.3.1)";
-        return vec![Outcome::Unsupported(why.into()); count];
+        return (vec![Outcome::Unsupported(why.into()); count], Vec::new());
     }
-    let answers = implementation.evaluate(input);
+    let (answers, evidence) = implementation.evaluate_with_evidence(input);
     if answers.len() == count {
-        answers
+        (answers, evidence)
     } else {
         let why = format!("adapter answered {} queries of {count}", answers.len());
-        vec![Outcome::Error(why); count]
+        (vec![Outcome::Error(why); count], evidence)
     }
 }
 
@@ -471,6 +655,7 @@ mod tests {
                 ("y".into(), ms(5)),
                 ("x".into(), ms(2)),
             ]],
+            evidence: Vec::new(),
         };
         assert_eq!(run.slowest_cases(0, 2), [("y", ms(5)), ("x", ms(2))]);
         assert_eq!(run.slowest_cases(0, 9).len(), 3);

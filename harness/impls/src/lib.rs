@@ -214,35 +214,44 @@ impl Registry {
             })
     }
 
-    /// The implementations named, in the order given; `all` names every available one
-    /// (never a newest-release variant: `NAME@latest` is taken only when named, from
-    /// [`Registry::latest`]). An unknown or unavailable name is an error that says what is
-    /// known (for `NAME@latest`: the variants there are), or how to fix it.
+    /// The implementations named, in the order given; `all` names every available one,
+    /// `parsers` every available one that parses a body, `crawlers` every available
+    /// crawler (never a newest-release variant: `NAME@latest` is taken only when named,
+    /// from [`Registry::latest`]). An unknown or unavailable name is an error that says
+    /// what is known (for `NAME@latest`: the variants there are), or how to fix it.
     pub fn select<S: AsRef<str>>(
         &self,
         names: &[S],
     ) -> Result<Vec<Box<dyn Implementation>>, SelectError> {
         let mut known = self.all();
-        if names.iter().any(|n| n.as_ref() == "all") {
-            let available = availabilities(&known);
-            let mut available = available.iter();
-            known.retain(|_| available.next() == Some(&Availability::Available));
-            return Ok(known);
-        }
+        // Which known ones are available, asked once and only when a set is named.
+        let mut available: Vec<bool> = if names.iter().any(|n| Set::of(n.as_ref()).is_some()) {
+            availabilities(&known)
+                .iter()
+                .map(|a| *a == Availability::Available)
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut chosen: Vec<Box<dyn Implementation>> = Vec::new();
         let mut latest: Option<Vec<Box<dyn Implementation>>> = None;
         for name in names {
             let name = name.as_ref();
+            if let Some(set) = Set::of(name) {
+                let mut at = 0;
+                while at < known.len() {
+                    if available[at] && set.holds(known[at].as_ref()) {
+                        available.remove(at);
+                        chosen.push(known.remove(at));
+                    } else {
+                        at += 1;
+                    }
+                }
+                continue;
+            }
             if name.ends_with("@latest") && !chosen.iter().any(|i| i.name() == name) {
                 let variants = latest.get_or_insert_with(|| self.latest());
-                let Some(at) = variants.iter().position(|i| i.name() == name) else {
-                    let known: Vec<&str> = variants.iter().map(|i| i.name()).collect();
-                    return Err(SelectError::Unknown {
-                        name: name.to_string(),
-                        known: known.join(", "),
-                    });
-                };
-                chosen.push(available(variants.remove(at))?);
+                chosen.push(take_latest(variants, name)?);
                 continue;
             }
             let Some(at) = known.iter().position(|i| i.name() == name) else {
@@ -254,10 +263,62 @@ impl Registry {
                     known: self.names().join(", "),
                 });
             };
-            chosen.push(available(known.remove(at))?);
+            if !available.is_empty() {
+                available.remove(at);
+            }
+            chosen.push(self::available(known.remove(at))?);
         }
         Ok(chosen)
     }
+}
+
+/// A name on the command line that stands for several implementations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Set {
+    /// `all`: every available implementation.
+    All,
+    /// `parsers`: every available one that parses a body (not a crawler).
+    Parsers,
+    /// `crawlers`: every available crawler.
+    Crawlers,
+}
+
+impl Set {
+    /// The set `name` stands for, if it names one.
+    fn of(name: &str) -> Option<Set> {
+        match name {
+            "all" => Some(Set::All),
+            "parsers" => Some(Set::Parsers),
+            "crawlers" => Some(Set::Crawlers),
+            _ => None,
+        }
+    }
+
+    /// Whether `implementation` (an available one) belongs to the set.
+    fn holds(self, implementation: &dyn Implementation) -> bool {
+        let crawler = implementation.info().kind == reptest_core::ImplKind::Crawler;
+        match self {
+            Set::All => true,
+            Set::Parsers => !crawler,
+            Set::Crawlers => crawler,
+        }
+    }
+}
+
+/// The newest-release variant `name` (`NAME@latest`) taken from `variants`, when it is
+/// there and available.
+fn take_latest(
+    variants: &mut Vec<Box<dyn Implementation>>,
+    name: &str,
+) -> Result<Box<dyn Implementation>, SelectError> {
+    let Some(at) = variants.iter().position(|i| i.name() == name) else {
+        let known: Vec<&str> = variants.iter().map(|i| i.name()).collect();
+        return Err(SelectError::Unknown {
+            name: name.to_string(),
+            known: known.join(", "),
+        });
+    };
+    available(variants.remove(at))
 }
 
 /// `implementation` when it is available, else the error naming why and the fix.

@@ -135,7 +135,7 @@ function readHash(){
     else if(k==='fails'){state.fails=impls.findIndex(function(im){return im.name===v;});}
     else if(k==='sort'||k==='impl-sort'){state.sort=impls.findIndex(function(im){return im.name===v;});}
     else if(k==='dir'){state.desc=v==='desc';}
-    else if(k==='view'&&(v==='questions'||v==='matrix'||v==='scores'||v==='access'||v==='agreement')){state.view=v;}
+    else if(k==='view'&&(v==='questions'||v==='matrix'||v==='scores'||v==='access'||v==='crawlers'||v==='agreement')){state.view=v;}
     else if(k==='open'){var a=v.lastIndexOf('@');var id=a<0?v:v.slice(0,a);var name=a<0?'':v.slice(a+1);
       /* a query id may hold '@' itself (its name holds the URL): a whole match wins */
       if(rows.some(function(row){return row.q.id===v;})){id=v;name='';}
@@ -145,7 +145,7 @@ function readHash(){
   if(matrixKey&&!viewGiven){state.view='matrix';}
 }
 function showView(){
-  ['questions','matrix','scores','access','agreement'].forEach(function(v){$('view-'+v).hidden=v!==state.view;});
+  ['questions','matrix','scores','access','crawlers','agreement'].forEach(function(v){$('view-'+v).hidden=v!==state.view;});
   Array.prototype.forEach.call(document.querySelectorAll('#tabs button'),function(b){b.classList.toggle('on',b.getAttribute('data-view')===state.view);});
 }
 function renderAll(){renderHead();renderBody();applyFilters();markSelected();body.setAttribute('data-profile',state.profile);}

@@ -69,7 +69,7 @@ impl AccessCell {
 
 /// Whether `allowed` meets `query`'s `rfc9309` expectation (`either` when the report
 /// lacks it).
-fn meets(query: &QueryEntry, allowed: bool) -> bool {
+pub(crate) fn meets(query: &QueryEntry, allowed: bool) -> bool {
     match query.expect.get(&Profile::Rfc9309).map(String::as_str) {
         Some("allowed") => allowed,
         Some("disallowed") => !allowed,
@@ -206,6 +206,7 @@ mod tests {
                 dimensions: vec![],
                 body: String::new(),
                 fetch: None,
+                access: None,
                 queries: vec![query(0, "allowed")],
             },
             CaseEntry {
@@ -216,6 +217,7 @@ mod tests {
                 dimensions: vec![],
                 body: String::new(),
                 fetch: Some("HTTP 503".into()),
+                access: Some(crate::AccessTopic::ServerError),
                 queries: vec![query(1, "disallowed"), query(2, "either")],
             },
         ];

@@ -127,6 +127,10 @@ fn case_entry(case: &Case, repo_root: &Path, queries: Vec<QueryEntry>) -> CaseEn
             .collect(),
         body: reptest_core::visible_notation::render(&case.body),
         fetch: case.fetch.as_ref().map(describe_fetch),
+        access: case
+            .fetch
+            .as_ref()
+            .and_then(|fetch| crate::AccessTopic::of(fetch, case.body.len())),
         queries,
     }
 }
@@ -176,6 +180,7 @@ fn impl_entries(run: &Run, infos: &[ImplInfo]) -> Vec<ImplEntry> {
                     seconds: time.as_secs_f64(),
                 })
                 .collect(),
+            request_logs: run.evidence.get(i).cloned().unwrap_or_default(),
         })
         .collect()
 }
@@ -667,6 +672,7 @@ mod tests {
             outcomes: vec![outcomes],
             elapsed: vec![Duration::ZERO],
             case_elapsed: vec![Vec::new()],
+            evidence: Vec::new(),
         };
         let info = ImplInfo {
             name: "contrary".into(),

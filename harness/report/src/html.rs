@@ -53,12 +53,14 @@ pub fn render(report: &Report) -> String {
          <button type=button data-view=matrix class=on>Matrix</button>\
          <button type=button data-view=scores>Scores</button>\
          <button type=button data-view=access>Access method</button>\
+         <button type=button data-view=crawlers>Crawlers</button>\
          <button type=button data-view=agreement>Agreement</button></nav>\n",
     );
     questions_section(&mut page, report);
     page.push_str(MATRIX_SECTION);
     scores_section(&mut page, report);
     access_section(&mut page, report);
+    crate::crawl_html::section(&mut page, report);
     page.push_str("<section id=view-agreement class=view hidden>\n<h2>Pairwise agreement</h2>\n");
     page.push_str(
         "<p class=note>Each cell: of the queries both implementations gave a verdict for, \
@@ -789,6 +791,19 @@ mod tests {
         assert!(page.contains("if(nImpl===1&&!location.hash){state.fails=0;}"));
     }
 
+    /// The crawler tab is there; with no crawler in the report its section says how to
+    /// run them.
+    #[test]
+    fn the_crawler_view_has_its_tab_and_says_when_no_crawler_ran() {
+        let report = report();
+        assert!(report.crawler_view().is_none());
+        let page = render(&report);
+        assert!(page.contains("<button type=button data-view=crawlers>Crawlers</button>"));
+        assert!(page.contains("<section id=view-crawlers class=view hidden>"));
+        assert!(page.contains("reptest run --impl crawlers"));
+        assert!(page.contains("v==='crawlers'"));
+    }
+
     /// The access-method view is the model's ([`Report::access_view`]), one row per fetch
     /// case, one cell per implementation answering them, reachable from its tab and the
     /// URL fragment.
@@ -798,7 +813,10 @@ mod tests {
         let page = render(&report);
         assert!(page.contains("<button type=button data-view=access>Access method</button>"));
         assert!(page.contains("<section id=view-access class=view hidden>"));
-        assert!(page.contains("v==='access'") && page.contains("'scores','access','agreement'"));
+        assert!(
+            page.contains("v==='access'")
+                && page.contains("'scores','access','crawlers','agreement'")
+        );
         let view = report
             .access_view(&column_order(&report))
             .expect("the reference answers the fetch cases");

@@ -28,6 +28,9 @@ mod access;
 mod build;
 pub mod check;
 pub mod corpus;
+mod crawl_html;
+mod crawl_markdown;
+mod crawl_view;
 pub mod figures;
 pub mod folder;
 pub mod fuzz;
@@ -45,6 +48,7 @@ pub mod survey;
 pub mod upstream;
 
 pub use access::{AccessCell, AccessRow, AccessView};
+pub use crawl_view::{AccessTopic, Broken, CrawlerRow, CrawlerView, TopicCell};
 pub use model::{
     pinned_name, Agreement, CaseEntry, CauseEntry, CauseKind, Cell, FailureCauses, ImplEntry,
     ImplScore, LatestAnswer, LevelTally, Meta, QueryEntry, QuestionAnswer, QuestionEntry,

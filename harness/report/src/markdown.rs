@@ -75,6 +75,7 @@ pub fn summary(report: &Report, write_ups: &[WriteUp]) -> String {
     }
     requirement_table(&mut out, report);
     access_method(&mut out, report, &order);
+    crate::crawl_markdown::section(&mut out, report);
     other_lines(&mut out, report, &order);
     agreement(&mut out, report, &order);
     findings(&mut out, report, &order, write_ups);

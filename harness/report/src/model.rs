@@ -285,6 +285,10 @@ pub struct ImplEntry {
     /// The cases it took longest on, slowest first (a timeout's wait included).
     #[serde(default)]
     pub slowest_cases: Vec<SlowCase>,
+    /// Case id to what it did to answer the case, one line per step, where it says: a
+    /// crawler's request log (`AGENT: GET /path`, in arrival order, one crawl per agent).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub request_logs: BTreeMap<String, Vec<String>>,
 }
 
 /// One case and the wall time an implementation took on it.
@@ -330,6 +334,9 @@ pub struct CaseEntry {
     pub body: String,
     /// The fetch outcome it describes, if any (RFC 9309 §2.3.1), in words.
     pub fetch: Option<String>,
+    /// What its fetch outcome tests of the access method (the crawler view's topic).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<crate::AccessTopic>,
     /// Its queries.
     pub queries: Vec<QueryEntry>,
 }

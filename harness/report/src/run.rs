@@ -148,7 +148,9 @@ fn failures(
             .filter(|(_, gating)| **gating)
             .map(|(s, _)| s.name.as_str())
             .collect();
-        let _ = writeln!(out, "\nevery query passed by {}", names.join(", "));
+        if !names.is_empty() {
+            let _ = writeln!(out, "\nevery query passed by {}", names.join(", "));
+        }
     }
 }
 

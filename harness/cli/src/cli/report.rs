@@ -51,7 +51,7 @@ pub struct Args {
     #[command(flatten)]
     corpus: CorpusArg,
     /// Implementations to run, comma-separated (see `reptest impls`). Default: every
-    /// available one (`all`).
+    /// available one (`all`); `parsers` or `crawlers` name the two sets.
     #[arg(long = "impl", value_name = "NAMES", value_delimiter = ',')]
     implementations: Vec<String>,
     /// The folder to write into (created if missing; files in it are replaced).

@@ -22,8 +22,9 @@ use std::process::ExitCode;
 /// and the time left for it (--quiet: nothing).
 ///
 /// Exits 1 if an implementation named with --impl did not pass a query; with the default
-/// (every available implementation, also `--impl all`), only the reference counts, and the
-/// failures of the others are counted, not listed.
+/// (every available implementation, also `--impl all`) or a set (`--impl parsers`,
+/// `--impl crawlers`), only the reference counts, and the failures of the others are
+/// counted, not listed.
 ///
 /// `reptest impls` lists the implementations; `bash harness/external/setup` installs
 /// the external ones.
@@ -32,7 +33,9 @@ pub struct Args {
     #[command(flatten)]
     corpus: CorpusArg,
     /// Implementations to run, comma-separated (see `reptest impls`). Default: every
-    /// available one (`all`).
+    /// available one (`all`); `parsers` names every available one that parses a body,
+    /// `crawlers` every available crawler (the crawlers run last, together, two crawls
+    /// per core at a time, at least four).
     #[arg(long = "impl", value_name = "NAMES", value_delimiter = ',')]
     implementations: Vec<String>,
     /// Judge against this profile's expectations.
@@ -69,10 +72,16 @@ pub struct Args {
 
 pub fn run(args: Args) -> CommandResult {
     let corpus = args.corpus.load()?;
-    let explicit =
-        !args.implementations.is_empty() && !args.implementations.iter().any(|name| name == "all");
+    // A set name (`all`, `parsers`, `crawlers`) names no implementation in particular.
+    let explicit = !args.implementations.is_empty()
+        && !args
+            .implementations
+            .iter()
+            .any(|name| matches!(name.as_str(), "all" | "parsers" | "crawlers"));
     let implementations = super::selected(&args.implementations)?;
+    let started = std::time::Instant::now();
     let run = super::run_corpus_quiet(&corpus, &implementations, args.quiet.quiet);
+    let wall = started.elapsed();
     // The implementations whose failures make the exit code 1.
     let gating: Vec<bool> = run
         .implementations
@@ -114,6 +123,12 @@ pub fn run(args: Args) -> CommandResult {
                     FailureView::ByCause
                 }
             )
+        );
+        outln!(
+            "wall time of the run: {:.1} s (the parsers one after another, then the \
+             crawlers together, at most {} crawls at a time)",
+            wall.as_secs_f64(),
+            reptest::runner::crawls_at_once()
         );
     }
     let failed = summaries

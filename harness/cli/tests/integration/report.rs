@@ -97,12 +97,19 @@ pub(crate) fn report() -> &'static Report {
 /// adapter past its per-request timeout while every core is busy, which is the machine's
 /// load, not the library's behaviour. A case that times out again keeps its `timeout`.
 fn retry_timeouts(corpus: &Corpus, implementations: &[Box<dyn Implementation>], run: &mut Run) {
-    for (implementation, column) in implementations.iter().zip(&mut run.outcomes) {
+    run.evidence
+        .resize_with(implementations.len(), Default::default);
+    let columns = run.outcomes.iter_mut().zip(&mut run.evidence);
+    for (implementation, (column, evidence)) in implementations.iter().zip(columns) {
         let mut start = 0;
         for case in corpus.cases() {
             let end = start + case.queries.len();
             if column[start..end].iter().any(|o| o.word() == "timeout") {
-                let again = runner::evaluate_case(implementation.as_ref(), case);
+                let (again, log) =
+                    runner::evaluate_case_with_evidence(implementation.as_ref(), case);
+                if !log.is_empty() {
+                    evidence.insert(case.id.clone(), log);
+                }
                 eprintln!(
                     "{}: {} timed out under load; again alone: {}",
                     implementation.name(),
@@ -148,8 +155,60 @@ fn write_ups() -> Vec<WriteUp> {
     ignore = "built with REPTEST_SKIP_ADAPTERS=1; install the adapters with `bash harness/external/setup`"
 )]
 fn conformance_summary_snapshot() {
+    // The crawlers' request logs are left out: a crawler that fetches two pages at once
+    // may send them in either order. `crawler_view_shows_each_broken_must_with_its_requests`
+    // checks that the summary shows them.
+    let mut report = report().clone();
+    for entry in &mut report.implementations {
+        entry.request_logs.clear();
+    }
+    snapshot!("conformance", markdown::summary(&report, &write_ups()));
+}
+
+#[test]
+#[cfg_attr(
+    reptest_skip_adapters,
+    ignore = "built with REPTEST_SKIP_ADAPTERS=1; install the adapters with `bash harness/external/setup`"
+)]
+fn crawler_view_shows_each_broken_must_with_its_requests() {
     let report = report();
-    snapshot!("conformance", markdown::summary(report, &write_ups()));
+    let view = report.crawler_view().expect("the crawlers ran");
+    assert!(view.rows.len() >= 4, "{} crawlers", view.rows.len());
+    let summary = markdown::summary(report, &write_ups());
+    let section = &summary[summary.find("## Crawlers over HTTP").unwrap()..];
+    for row in &view.rows {
+        let name = &report.implementations[row.implementation].name;
+        for broken in &row.broken {
+            assert!(
+                !broken.log.is_empty(),
+                "{name}: {} has no log",
+                broken.query.id
+            );
+        }
+        if !row.broken.is_empty() {
+            assert!(section.contains(&format!("### `{name}`")), "{name}");
+        }
+    }
+    // wget crawls on after a 5xx, where §2.3.1.4 says complete disallow: its log shows
+    // the robots.txt asked for, then the page.
+    let wget = view
+        .rows
+        .iter()
+        .find(|row| report.implementations[row.implementation].name == "crawler-wget")
+        .expect("crawler-wget ran");
+    let five = wget
+        .broken
+        .iter()
+        .find(|b| b.topic == reptest::report::AccessTopic::ServerError)
+        .expect("wget 1.21.3 crawls after a 5xx");
+    assert!(
+        five.log
+            .iter()
+            .any(|line| line.starts_with("GET /robots.txt")),
+        "{:?}",
+        five.log
+    );
+    assert!(section.contains("Requests, in order:"));
 }
 
 #[test]

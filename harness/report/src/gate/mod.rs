@@ -82,6 +82,7 @@ mod tests {
             outcomes: vec![outcomes],
             elapsed: vec![Duration::ZERO],
             case_elapsed: vec![Vec::new()],
+            evidence: Vec::new(),
         }
     }
 

@@ -97,14 +97,29 @@ impl Implementation for CrawlerImplementation {
     }
 
     fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
+        self.evaluate_with_evidence(case).0
+    }
+
+    /// The evidence is each crawl's request log, in arrival order: `AGENT: GET /path`
+    /// per request the site answered (a request to the second origin says so).
+    fn evaluate_with_evidence(&self, case: &CaseInput<'_>) -> (Vec<Outcome>, Vec<String>) {
         let count = case.queries.len();
         if case.fetch.is_none() {
-            return vec![Outcome::Unsupported(PLAIN_CASES.into()); count];
+            return (
+                vec![Outcome::Unsupported(PLAIN_CASES.into()); count],
+                Vec::new(),
+            );
         }
         let scenario = match case_scenario(case) {
             Ok(scenario) => scenario,
-            Err(why) => return vec![Outcome::Unsupported(why.to_string()); count],
+            Err(why) => {
+                return (
+                    vec![Outcome::Unsupported(why.to_string()); count],
+                    Vec::new(),
+                )
+            }
         };
+        let mut evidence = Vec::new();
         let mut outcomes: Vec<Option<Outcome>> = vec![None; count];
         // One crawl per product token, in the order tokens first appear.
         let mut agents: Vec<&str> = Vec::new();
@@ -135,7 +150,10 @@ impl Implementation for CrawlerImplementation {
                 }
             }
             let report = match self.crawler.run(&scenario.clone().with_pages(pages), agent) {
-                Ok(report) => report,
+                Ok(report) => {
+                    evidence.extend(request_log(agent, &report));
+                    report
+                }
                 Err(error) => {
                     for &i in &mine {
                         outcomes[i].get_or_insert(Outcome::Error(error.to_string()));
@@ -165,9 +183,32 @@ impl Implementation for CrawlerImplementation {
                 outcomes[i].get_or_insert(outcome);
             }
         }
-        outcomes
+        let outcomes = outcomes
             .into_iter()
             .map(|o| o.unwrap_or_else(|| Outcome::Error("no crawl judged this query".into())))
-            .collect()
+            .collect();
+        (outcomes, evidence)
     }
+}
+
+/// One line per request of a crawl as `agent`, in arrival order: `AGENT: GET /path`, and
+/// `(second origin)` after a request the redirect's other origin received.
+fn request_log(agent: &str, report: &super::CrawlReport) -> Vec<String> {
+    let first = report.requests.first().map(|r| r.origin.as_str());
+    let mut lines: Vec<String> = report
+        .requests
+        .iter()
+        .map(|request| {
+            let elsewhere = if Some(request.origin.as_str()) == first {
+                ""
+            } else {
+                " (second origin)"
+            };
+            format!("{agent}: {} {}{elsewhere}", request.method, request.path)
+        })
+        .collect();
+    if lines.is_empty() {
+        lines.push(format!("{agent}: no request"));
+    }
+    lines
 }
