@@ -138,11 +138,15 @@ impl SiteQueries {
         let mut ranges = Vec::with_capacity(crawlers.len());
         for crawler in crawlers {
             let start = queries.len();
-            queries.extend(rule_urls(scanned, crawler).into_iter().map(|url| SurveyQuery {
-                agent: crawler.to_string(),
-                url,
-                origin: SITE_ORIGIN,
-            }));
+            queries.extend(
+                rule_urls(scanned, crawler)
+                    .into_iter()
+                    .map(|url| SurveyQuery {
+                        agent: crawler.to_string(),
+                        url,
+                        origin: SITE_ORIGIN,
+                    }),
+            );
             ranges.push(start..queries.len());
         }
         SiteQueries { queries, ranges }
@@ -166,8 +170,11 @@ fn rule_urls(scanned: &Scan<'_>, crawler: &str) -> Vec<String> {
             } else {
                 group.iter().any(|v| *v == b"*")
             };
+            if !wanted {
+                continue;
+            }
             let url = shortest_match_url(rule.pattern);
-            if wanted && !urls.contains(&url) {
+            if !urls.contains(&url) {
                 urls.push(url);
             }
         }

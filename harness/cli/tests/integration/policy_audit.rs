@@ -10,7 +10,9 @@ use std::process::{Command, Output};
 const REPTEST: &str = env!("CARGO_BIN_EXE_reptest");
 
 fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs/examples")
+        .join(name)
 }
 
 /// `reptest policy --audit --robots ROBOTS --impl none MORE...`, with no registry
@@ -24,7 +26,11 @@ fn audit(robots: &Path, more: &[&str]) -> Output {
     if !more.contains(&"--registry") {
         args.extend(["--registry", none.to_str().unwrap()]);
     }
-    Command::new(REPTEST).args(args).args(more).output().unwrap()
+    Command::new(REPTEST)
+        .args(args)
+        .args(more)
+        .output()
+        .unwrap()
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -33,7 +39,11 @@ fn text(bytes: &[u8]) -> String {
 
 fn json(robots: &Path, more: &[&str]) -> serde_json::Value {
     let out = audit(robots, &[&["--format", "json"], more].concat());
-    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", text(&out.stderr));
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        text(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("JSON")
 }
 
@@ -73,7 +83,10 @@ fn the_table_classes_every_known_crawler_with_its_deciding_lines() {
     // GPTBot has no group: the `*` group (line 3) decides, by its first Disallow.
     let gpt = crawler(&report, "GPTBot");
     assert_eq!(gpt["class"], "partially restricted");
-    assert_eq!((gpt["group_line"].as_u64(), gpt["rule_line"].as_u64()), (Some(3), Some(4)));
+    assert_eq!(
+        (gpt["group_line"].as_u64(), gpt["rule_line"].as_u64()),
+        (Some(3), Some(4))
+    );
     assert_eq!(gpt["ai"], true);
     assert!(gpt["docs"].as_str().unwrap().starts_with("https://"));
     let out = audit(&example("mistakes/bookshop.txt"), &[]);
@@ -107,7 +120,13 @@ fn the_bookshop_mistakes_are_each_named() {
         .find(|l| l["id"] == "star-rules-dropped")
         .map(|l| &l["message"])
         .unwrap();
-    assert!(dropped.as_str().unwrap().contains("`Disallow: /checkout/` (line 4)"), "{dropped}");
+    assert!(
+        dropped
+            .as_str()
+            .unwrap()
+            .contains("`Disallow: /checkout/` (line 4)"),
+        "{dropped}"
+    );
 }
 
 #[test]
@@ -123,20 +142,35 @@ fn five_ai_groups_repeating_allow_are_traps_that_later_leak() {
         [7, 10, 13, 16, 19].map(|l| ("star-rules-dropped".to_string(), Some(l)))
     );
     assert_eq!(crawler(&later, "GPTBot")["class"], "unrestricted");
-    assert_eq!(crawler(&later, "Bytespider")["class"], "partially restricted");
+    assert_eq!(
+        crawler(&later, "Bytespider")["class"],
+        "partially restricted"
+    );
 }
 
 #[test]
 fn allow_silences_a_lint_and_an_unknown_id_is_refused() {
     let bookshop = example("mistakes/bookshop.txt");
-    let quiet = json(&bookshop, &["--allow", "crawl-delay-ignored,noindex-ignored"]);
+    let quiet = json(
+        &bookshop,
+        &["--allow", "crawl-delay-ignored,noindex-ignored"],
+    );
     let found = lints(&quiet);
-    assert!(!found.iter().any(|(id, _)| id == "crawl-delay-ignored" || id == "noindex-ignored"));
+    assert!(!found
+        .iter()
+        .any(|(id, _)| id == "crawl-delay-ignored" || id == "noindex-ignored"));
     assert!(found.iter().any(|(id, _)| id == "sitemap-url"));
-    assert_eq!(quiet["allowed"], serde_json::json!(["crawl-delay-ignored", "noindex-ignored"]));
+    assert_eq!(
+        quiet["allowed"],
+        serde_json::json!(["crawl-delay-ignored", "noindex-ignored"])
+    );
     let out = audit(&bookshop, &["--allow", "no-such-lint"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("trap-group"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("trap-group"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -152,13 +186,27 @@ fn an_error_level_lint_fails_and_every_format_carries_the_lines() {
     assert!(text(&out.stdout).contains("whole-site-block"));
     let github = text(&audit(&robots, &["--format", "github"]).stdout);
     assert!(github.contains("::error file="), "{github}");
-    assert!(github.contains("title=reptest policy%3A size-over-limit"), "{github}");
-    assert!(github.contains("::notice file=") && github.contains(",line=2,"), "{github}");
+    assert!(
+        github.contains("title=reptest policy%3A size-over-limit"),
+        "{github}"
+    );
+    assert!(
+        github.contains("::notice file=") && github.contains(",line=2,"),
+        "{github}"
+    );
     let xml = text(&audit(&robots, &["--format", "junit"]).stdout);
     let doc = roxmltree::Document::parse(&xml).expect("valid XML");
-    let failures: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("failure")).collect();
+    let failures: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .collect();
     assert_eq!(failures.len(), 1, "{xml}");
-    assert!(doc.descendants().filter(|n| n.has_tag_name("testcase")).count() >= 62);
+    assert!(
+        doc.descendants()
+            .filter(|n| n.has_tag_name("testcase"))
+            .count()
+            >= 62
+    );
 }
 
 #[test]
@@ -169,10 +217,22 @@ fn the_example_site_passes_as_ci_checks_it() {
     let report = json(&site, &[]);
     assert_eq!(report["summary"]["errors"], 0);
     assert_eq!(crawler(&report, "GPTBot")["class"], "fully restricted");
-    assert_eq!(crawler(&report, "OAI-SearchBot")["class"], "partially restricted");
+    assert_eq!(
+        crawler(&report, "OAI-SearchBot")["class"],
+        "partially restricted"
+    );
     let expect = Command::new(REPTEST)
-        .args(["policy", "--impl", "none", "--robots", site.to_str().unwrap()])
-        .args(["--expect", example("site/robots-policy.toml").to_str().unwrap()])
+        .args([
+            "policy",
+            "--impl",
+            "none",
+            "--robots",
+            site.to_str().unwrap(),
+        ])
+        .args([
+            "--expect",
+            example("site/robots-policy.toml").to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert_eq!(expect.status.code(), Some(0), "{}", text(&expect.stdout));
@@ -192,14 +252,30 @@ fn the_registry_cross_checks_the_tokens_and_its_absence_is_said_once() {
     let robots = example("site/robots.txt");
     let report = json(&robots, &["--registry", registry.to_str().unwrap()]);
     assert_eq!(report["registry"]["patterns"], 3);
-    assert_eq!(crawler(&report, "ClaudeBot")["registry_patterns"], serde_json::json!(["[cC]laude[bB]ot"]));
-    assert_eq!(crawler(&report, "CCBot")["registry_patterns"], serde_json::json!([]));
+    assert_eq!(
+        crawler(&report, "ClaudeBot")["registry_patterns"],
+        serde_json::json!(["[cC]laude[bB]ot"])
+    );
+    assert_eq!(
+        crawler(&report, "CCBot")["registry_patterns"],
+        serde_json::json!([])
+    );
     let out = audit(&robots, &["--registry", registry.to_str().unwrap()]);
-    assert!(text(&out.stdout).contains("knows 2 of the"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("knows 2 of the"),
+        "{}",
+        text(&out.stdout)
+    );
     assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));
     let absent = audit(&robots, &[]);
     let stderr = text(&absent.stderr);
-    assert_eq!(stderr.matches("bash harness/external/setup crawler-list").count(), 1, "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("bash harness/external/setup crawler-list")
+            .count(),
+        1,
+        "{stderr}"
+    );
     assert_eq!(json(&robots, &[])["registry"], serde_json::Value::Null);
 }
 
@@ -214,7 +290,10 @@ fn no_input_makes_it_panic() {
     let inputs: [(&str, Vec<u8>); 4] = [
         ("empty", Vec::new()),
         ("binary", (0..=255u8).cycle().take(70_000).collect()),
-        ("bom", b"\xEF\xBB\xBFUser-agent: GPTBot\nDisallow: /\n".to_vec()),
+        (
+            "bom",
+            b"\xEF\xBB\xBFUser-agent: GPTBot\nDisallow: /\n".to_vec(),
+        ),
         ("huge", huge),
     ];
     for (name, body) in inputs {
@@ -222,8 +301,16 @@ fn no_input_makes_it_panic() {
         std::fs::write(&robots, body).unwrap();
         let started = std::time::Instant::now();
         let out = audit(&robots, &["--format", "json"]);
-        assert!(matches!(out.status.code(), Some(0 | 1)), "{name}: {}", text(&out.stderr));
-        assert!(started.elapsed().as_secs() < 60, "{name} took {:?}", started.elapsed());
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{name}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "{name} took {:?}",
+            started.elapsed()
+        );
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         if name == "bom" {
             assert_eq!(crawler(&report, "GPTBot")["class"], "fully restricted");
@@ -239,18 +326,23 @@ fn expect_or_audit_is_required() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let help = Command::new(REPTEST).args(["policy", "--help"]).output().unwrap();
+    let help = Command::new(REPTEST)
+        .args(["policy", "--help"])
+        .output()
+        .unwrap();
     let help = text(&help.stdout);
-    assert!(help.contains("reptest policy --audit --robots public/robots.txt"), "{help}");
+    assert!(
+        help.contains("reptest policy --audit --robots public/robots.txt"),
+        "{help}"
+    );
     assert!(help.contains("fully restricted"), "{help}");
 }
 
 #[test]
 fn docs_list_every_lint_with_its_level_and_source() {
-    let docs = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/policy.md"),
-    )
-    .unwrap();
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/policy.md"))
+            .unwrap();
     for lint in reptest::report::policy::lint::LINTS {
         let row = format!("| `{}` | {} |", lint.id, lint.level.word());
         assert!(docs.contains(&row), "docs/policy.md lacks the row {row}");

@@ -146,7 +146,11 @@ mod tests {
         }
         for c in &crawlers {
             assert!(c.checked.is_empty() || c.checked.len() == 10, "{}", c.token);
-            assert!(c.checked.is_empty() || c.docs.starts_with("https://"), "{}", c.token);
+            assert!(
+                c.checked.is_empty() || c.docs.starts_with("https://"),
+                "{}",
+                c.token
+            );
         }
     }
 

@@ -8,7 +8,7 @@ use reptest::report::policy::audit::{Audit, Reading, Row};
 use reptest::report::policy::crawlers::{Crawler, Purpose};
 use reptest::report::policy::lint;
 use reptest::{CaseInput, QueryInput};
-use reptest_reference::{check_fetch, Config, Reason, Verdict};
+use reptest_reference::{check_fetch, Config, Reason, Robots, Verdict};
 use reptest_survey::sites::{SiteClass, SiteQueries};
 
 /// What the audit is asked.
@@ -36,12 +36,18 @@ pub(super) fn audit<'a>(request: Request<'a>, source: &'a Source) -> Result<Audi
         .iter()
         .map(|q| judge::absolute(&q.url, &source.origin))
         .collect();
+    // The body in force is parsed once for all the questions (RFC 9309 §2.3.1.1); a
+    // fetch whose rules are not parsed is answered by the access method alone.
     let fetch = source.fetch();
+    let robots = parsed.map(|body| Robots::parse_with(body, &config));
     let verdicts: Vec<Verdict> = site
         .queries
         .iter()
         .zip(&urls)
-        .map(|(q, url)| check_fetch(&fetch, &config, &q.agent, url))
+        .map(|(q, url)| match &robots {
+            Some(robots) => robots.check(&q.agent, url),
+            None => check_fetch(&fetch, &config, &q.agent, url),
+        })
         .collect();
     let (others, compared) = match parsed {
         Some(body) => other_classes(request.implementations, body, &site, &urls)?,
@@ -50,7 +56,12 @@ pub(super) fn audit<'a>(request: Request<'a>, source: &'a Source) -> Result<Audi
     let mut rows = Vec::with_capacity(request.crawlers.len());
     for (c, crawler) in request.crawlers.into_iter().enumerate() {
         let range = site.ranges[c].clone();
-        let mut row = row(crawler, &site.queries[range.clone()], &verdicts[range], source);
+        let mut row = row(
+            crawler,
+            &site.queries[range.clone()],
+            &verdicts[range],
+            source,
+        );
         row.others = others.get(c).cloned().unwrap_or_default();
         row.others.retain(|o| o.class != row.class);
         row.registry = request
@@ -145,8 +156,10 @@ fn other_classes(
         compared.push(implementation.name().to_string());
         let outcomes = reptest::runner::evaluate(implementation.as_ref(), &case);
         for (range, out) in site.ranges.iter().zip(&mut readings) {
-            let answers: Vec<Option<bool>> =
-                outcomes[range.clone()].iter().map(|o| o.allowed()).collect();
+            let answers: Vec<Option<bool>> = outcomes[range.clone()]
+                .iter()
+                .map(|o| o.allowed())
+                .collect();
             out.push(Reading {
                 implementation: implementation.name().to_string(),
                 class: SiteClass::of(&answers),

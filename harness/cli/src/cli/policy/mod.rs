@@ -7,9 +7,9 @@
 //! package when installed; the report crate renders the report
 //! (`reptest::report::policy`: text, JSON, JUnit or GitHub annotations) and this prints it.
 
+mod audit;
 #[cfg(feature = "fetch")]
 mod decoded_body;
-mod audit;
 mod expect;
 #[cfg(feature = "fetch")]
 mod fetch;
@@ -117,7 +117,10 @@ fn run_audit(args: &Args) -> CommandResult {
     for id in &args.allow {
         if lint::find(id).is_none() {
             let ids: Vec<&str> = lint::LINTS.iter().map(|l| l.id).collect();
-            return Err(format!("--allow {id}: no such lint (the lints: {})", ids.join(", ")));
+            return Err(format!(
+                "--allow {id}: no such lint (the lints: {})",
+                ids.join(", ")
+            ));
         }
     }
     let crawlers = policy::crawlers::builtin();
@@ -162,7 +165,10 @@ fn run_audit(args: &Args) -> CommandResult {
 /// `--expect`: each expectation judged.
 fn check(args: &Args, expect_path: &Path) -> CommandResult {
     if args.format == "json" {
-        return Err("--format json is the audit's (--audit); --expect reports as text, junit or github".into());
+        return Err(
+            "--format json is the audit's (--audit); --expect reports as text, junit or github"
+                .into(),
+        );
     }
     if !args.allow.is_empty() {
         return Err("--allow silences a lint of --audit; --expect runs no lints".into());

@@ -40,7 +40,12 @@ fn crawler(audit: &Audit<'_>, r: &Row) -> TestCase {
     }
     TestCase {
         classname: "reptest.policy.crawler".into(),
-        name: format!("{} ({}, {})", r.crawler.token, r.crawler.operator, r.crawler.purpose.word()),
+        name: format!(
+            "{} ({}, {})",
+            r.crawler.token,
+            r.crawler.operator,
+            r.crawler.purpose.word()
+        ),
         location: r.line.map(|l| (audit.robots.to_string(), l)),
         verdict: Verdict::Passed,
         system_out: Some(said),
@@ -57,7 +62,10 @@ fn finding(audit: &Audit<'_>, f: &Finding) -> TestCase {
         };
         (verdict, None)
     } else {
-        (Verdict::Passed, Some(format!("{}: {}", f.level.word(), f.message)))
+        (
+            Verdict::Passed,
+            Some(format!("{}: {}", f.level.word(), f.message)),
+        )
     };
     TestCase {
         classname: "reptest.policy.lint".into(),

@@ -115,7 +115,13 @@ fn findings(out: &mut String, audit: &Audit<'_>) {
     let _ = writeln!(out, "\nlints ({} finding(s)):", audit.findings.len());
     for f in &audit.findings {
         let at = f.line.map_or(String::new(), |l| format!("line {l}: "));
-        let _ = writeln!(out, "  {:<7} {:<20} {at}{}", f.level.word(), f.id, f.message);
+        let _ = writeln!(
+            out,
+            "  {:<7} {:<20} {at}{}",
+            f.level.word(),
+            f.id,
+            f.message
+        );
     }
     if !audit.allowed.is_empty() {
         let _ = writeln!(out, "  (allowed: {})", audit.allowed.join(", "));

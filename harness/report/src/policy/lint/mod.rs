@@ -220,7 +220,9 @@ mod tests {
         all.remove(SIZE_OVER_LIMIT);
         assert_eq!(found, all);
         body.resize(600 * 1024, b'\n');
-        assert!(lint(&body, &[]).iter().any(|f| f.id == SIZE_OVER_LIMIT && f.level == Level::Error));
+        assert!(lint(&body, &[])
+            .iter()
+            .any(|f| f.id == SIZE_OVER_LIMIT && f.level == Level::Error));
     }
 
     #[test]
@@ -228,14 +230,23 @@ mod tests {
         let ids: std::collections::BTreeSet<&str> = LINTS.iter().map(|l| l.id).collect();
         assert_eq!(ids.len(), LINTS.len());
         for l in LINTS {
-            assert!(l.source.contains("RFC 9309") || l.source.contains("https://"), "{}", l.id);
+            assert!(
+                l.source.contains("RFC 9309") || l.source.contains("https://"),
+                "{}",
+                l.id
+            );
             assert!(l.source.contains('"'), "{} quotes its source", l.id);
         }
     }
 
     #[test]
     fn no_input_makes_it_panic() {
-        for body in [&b""[..], b"\xEF\xBB\xBFUser-agent: *\nDisallow: /a\n", b"\x00\xff\xfe:\n:\n\r\r", b"Disallow: *\n"] {
+        for body in [
+            &b""[..],
+            b"\xEF\xBB\xBFUser-agent: *\nDisallow: /a\n",
+            b"\x00\xff\xfe:\n:\n\r\r",
+            b"Disallow: *\n",
+        ] {
             let _ = lint(body, &["Googlebot"]);
         }
     }

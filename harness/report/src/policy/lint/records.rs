@@ -1,6 +1,8 @@
 //! Lints of records other than rules (RFC 9309 §2.2.4) and of the file's size (§2.5).
 
-use super::{finding, Finding, CRAWL_DELAY, HOST, NOINDEX, SITEMAP_URL, SIZE_NEAR_LIMIT, SIZE_OVER_LIMIT};
+use super::{
+    finding, Finding, CRAWL_DELAY, HOST, NOINDEX, SITEMAP_URL, SIZE_NEAR_LIMIT, SIZE_OVER_LIMIT,
+};
 use reptest_reference::syntax::records as lines;
 use reptest_reference::MIN_PARSE_LIMIT;
 
@@ -8,7 +10,11 @@ use reptest_reference::MIN_PARSE_LIMIT;
 pub(super) fn size(body: &[u8]) -> Vec<Finding> {
     let kib = |n: usize| format!("{:.1} KiB", n as f64 / 1024.0);
     if body.len() > MIN_PARSE_LIMIT {
-        let line = body[..MIN_PARSE_LIMIT].iter().filter(|b| **b == b'\n').count() + 1;
+        let line = body[..MIN_PARSE_LIMIT]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1;
         vec![finding(
             SIZE_OVER_LIMIT,
             Some(line),
@@ -21,7 +27,10 @@ pub(super) fn size(body: &[u8]) -> Vec<Finding> {
         vec![finding(
             SIZE_NEAR_LIMIT,
             None,
-            format!("the file is {}, close to the 500 KiB parse limit", kib(body.len())),
+            format!(
+                "the file is {}, close to the 500 KiB parse limit",
+                kib(body.len())
+            ),
         )]
     } else {
         Vec::new()
@@ -37,7 +46,9 @@ pub(super) fn records(body: &[u8]) -> Vec<Finding> {
             continue;
         }
         let line = record.line().number();
-        let key = String::from_utf8_lossy(record.key()).trim().to_ascii_lowercase();
+        let key = String::from_utf8_lossy(record.key())
+            .trim()
+            .to_ascii_lowercase();
         let value = String::from_utf8_lossy(record.value()).into_owned();
         let (id, message) = match key.as_str() {
             "crawl-delay" => (CRAWL_DELAY, format!("`Crawl-delay: {value}` is ignored by Googlebot (Bing and Yandex read it); set Google's rate in Search Console")),

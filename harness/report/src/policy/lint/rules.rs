@@ -45,9 +45,11 @@ fn merged(groups: &[Group]) -> Merged<'_> {
             if agent == "*" {
                 star.get_or_insert_with(Vec::new).extend(&g.rules);
             } else {
-                let entry = agents
-                    .entry(agent.to_ascii_lowercase())
-                    .or_insert((agent.as_str(), *line, Vec::new()));
+                let entry = agents.entry(agent.to_ascii_lowercase()).or_insert((
+                    agent.as_str(),
+                    *line,
+                    Vec::new(),
+                ));
                 entry.2.extend(&g.rules);
             }
         }
@@ -92,7 +94,10 @@ fn matches_prefix(pattern: &[u8], path: &[u8]) -> bool {
     }
     let mut at = first.len();
     for piece in rest {
-        match path[at..].windows(piece.len().max(1)).position(|w| w.starts_with(piece)) {
+        match path[at..]
+            .windows(piece.len().max(1))
+            .position(|w| w.starts_with(piece))
+        {
             Some(i) if !piece.is_empty() => at += i + piece.len(),
             _ if piece.is_empty() => {}
             _ => return false,
@@ -120,7 +125,10 @@ fn shadowing<'a>(allow: &Rule, group: &'a Group) -> Option<&'a Rule> {
 
 /// A pattern without its trailing `*`s.
 fn trim_stars(pattern: &[u8]) -> &[u8] {
-    let end = pattern.iter().rposition(|b| *b != b'*').map_or(0, |i| i + 1);
+    let end = pattern
+        .iter()
+        .rposition(|b| *b != b'*')
+        .map_or(0, |i| i + 1);
     &pattern[..end]
 }
 

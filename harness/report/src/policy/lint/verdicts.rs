@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 /// At most this many rules are asked about per lint (each question is a check of the
 /// reference, linear in the group's rules): a bound for huge files; the first ones in
 /// file order are asked.
-const MAX_RULES_ASKED: usize = 500;
+const MAX_RULES_ASKED: usize = 100;
 
 /// The search crawlers whose operators document that they render pages.
 pub const RENDERING_CRAWLERS: [&str; 2] = ["Googlebot", "Bingbot"];
@@ -22,8 +22,19 @@ const RENDER_EXTENSIONS: [&str; 12] = [
 
 /// Folder names that usually hold them.
 const RENDER_FOLDERS: [&str; 13] = [
-    "assets", "static", "css", "js", "scripts", "images", "img", "fonts", "wp-includes",
-    "wp-content", "_next", "dist", "build",
+    "assets",
+    "static",
+    "css",
+    "js",
+    "scripts",
+    "images",
+    "img",
+    "fonts",
+    "wp-includes",
+    "wp-content",
+    "_next",
+    "dist",
+    "build",
 ];
 
 /// A URL `pattern` matches that is a render resource, if the pattern is about them.
@@ -112,7 +123,11 @@ pub(super) fn star_rules_dropped(robots: &Robots, groups: &[Group]) -> Vec<Findi
         .collect();
     let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
-    for (agent, line) in groups.iter().filter(|g| !g.is_star()).flat_map(|g| &g.agents) {
+    for (agent, line) in groups
+        .iter()
+        .filter(|g| !g.is_star())
+        .flat_map(|g| &g.agents)
+    {
         if star.is_empty() || !seen.insert(agent.to_ascii_lowercase()) {
             continue;
         }
@@ -124,9 +139,18 @@ pub(super) fn star_rules_dropped(robots: &Robots, groups: &[Group]) -> Vec<Findi
         if dropped.is_empty() {
             continue;
         }
-        let shown = dropped.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+        let shown = dropped
+            .iter()
+            .take(3)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
         let more = dropped.len().saturating_sub(3);
-        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
         out.push(finding(
             STAR_RULES_DROPPED,
             Some(*line),
@@ -212,6 +236,8 @@ mod tests {
         let found = whole_site(&robots, &["Googlebot", "Bingbot", "DuckDuckBot"]);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].line, Some(2));
-        assert!(found[0].message.starts_with("Googlebot, DuckDuckBot may crawl nothing"));
+        assert!(found[0]
+            .message
+            .starts_with("Googlebot, DuckDuckBot may crawl nothing"));
     }
 }
