@@ -116,46 +116,70 @@ pub struct SiteQueries {
 }
 
 impl SiteQueries {
-    /// The site queries of `body`.
+    /// The site queries of `body` for [`SITE_CRAWLERS`].
     pub fn of(body: &[u8]) -> SiteQueries {
         SiteQueries::of_scan(&scan(body))
     }
 
-    /// The site queries of a scanned body.
+    /// The site queries of `body` for any list of product tokens (`reptest policy
+    /// --audit` asks them for its catalogue of crawlers): `ranges[c]` is `crawlers[c]`'s.
+    pub fn for_crawlers(body: &[u8], crawlers: &[&str]) -> SiteQueries {
+        SiteQueries::of_scan_for(&scan(body), crawlers)
+    }
+
+    /// The site queries of a scanned body for [`SITE_CRAWLERS`].
     pub(crate) fn of_scan(scanned: &Scan<'_>) -> SiteQueries {
+        SiteQueries::of_scan_for(scanned, &SITE_CRAWLERS)
+    }
+
+    /// The site queries of a scanned body for `crawlers`.
+    fn of_scan_for(scanned: &Scan<'_>, crawlers: &[&str]) -> SiteQueries {
         let mut queries = Vec::new();
-        let mut ranges = Vec::with_capacity(SITE_CRAWLERS.len());
-        for crawler in SITE_CRAWLERS {
+        let mut ranges = Vec::with_capacity(crawlers.len());
+        for crawler in crawlers {
             let start = queries.len();
-            let mut urls = vec!["/".to_string()];
-            for own_groups in [true, false] {
-                for rule in scanned.rules.iter().filter(|r| r.disallow) {
-                    if urls.len() > RULES_PER_CRAWLER {
-                        break;
-                    }
-                    let Some(group) = rule.group.map(|g| &scanned.groups[g]) else {
-                        continue;
-                    };
-                    let wanted = if own_groups {
-                        names(group, crawler)
-                    } else {
-                        group.iter().any(|v| *v == b"*")
-                    };
-                    let url = shortest_match_url(rule.pattern);
-                    if wanted && !urls.contains(&url) {
-                        urls.push(url);
-                    }
-                }
-            }
-            queries.extend(urls.into_iter().map(|url| SurveyQuery {
-                agent: crawler.to_string(),
-                url,
-                origin: SITE_ORIGIN,
-            }));
+            queries.extend(
+                rule_urls(scanned, crawler)
+                    .into_iter()
+                    .map(|url| SurveyQuery {
+                        agent: crawler.to_string(),
+                        url,
+                        origin: SITE_ORIGIN,
+                    }),
+            );
             ranges.push(start..queries.len());
         }
         SiteQueries { queries, ranges }
     }
+}
+
+/// `/`, then the shortest matches of the `Disallow` rules of the groups naming
+/// `crawler`, then of the `*` groups: at most [`RULES_PER_CRAWLER`] distinct rule paths.
+fn rule_urls(scanned: &Scan<'_>, crawler: &str) -> Vec<String> {
+    let mut urls = vec!["/".to_string()];
+    for own_groups in [true, false] {
+        for rule in scanned.rules.iter().filter(|r| r.disallow) {
+            if urls.len() > RULES_PER_CRAWLER {
+                break;
+            }
+            let Some(group) = rule.group.map(|g| &scanned.groups[g]) else {
+                continue;
+            };
+            let wanted = if own_groups {
+                names(group, crawler)
+            } else {
+                group.iter().any(|v| *v == b"*")
+            };
+            if !wanted {
+                continue;
+            }
+            let url = shortest_match_url(rule.pattern);
+            if !urls.contains(&url) {
+                urls.push(url);
+            }
+        }
+    }
+    urls
 }
 
 /// Whether a group's user-agent values name `crawler`'s product token.
@@ -181,6 +205,24 @@ mod tests {
         let bing = &site.queries[site.ranges[11].clone()];
         assert_eq!(bing[0].agent, "Bingbot");
         assert_eq!(bing.len(), 3);
+    }
+
+    #[test]
+    fn any_crawler_list_is_asked_like_the_survey_list() {
+        let body = b"User-agent: Claude-User\nDisallow: /q\n\nUser-agent: *\nDisallow: /x\n";
+        let site = SiteQueries::for_crawlers(body, &["Claude-User", "GPTBot"]);
+        let urls = |c: usize| -> Vec<&str> {
+            site.queries[site.ranges[c].clone()]
+                .iter()
+                .map(|q| q.url.as_str())
+                .collect()
+        };
+        assert_eq!(urls(0), ["/", "/q", "/x"]);
+        assert_eq!(urls(1), ["/", "/x"]);
+        assert_eq!(
+            SiteQueries::for_crawlers(body, &SITE_CRAWLERS),
+            SiteQueries::of(body)
+        );
     }
 
     #[test]

@@ -40,6 +40,7 @@ mod help;
 mod no_silent_skips;
 mod outputs;
 mod policy;
+mod policy_audit;
 mod progress;
 mod readme;
 mod reference_adapter;

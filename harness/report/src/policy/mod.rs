@@ -3,9 +3,16 @@
 //! its three renderings, [`text`] for a terminal or a log, [`junit`] for CI test
 //! reporters and [`github`] for GitHub Actions annotations. The command line judges
 //! (with the reference, RFC 9309) and prints what these render.
+//!
+//! `reptest policy --audit` needs no expectations file: [`audit`] is its model and
+//! renderings, [`crawlers`] the catalogue of crawlers it reports on and [`lint`] the
+//! semantic lints it runs.
 
+pub mod audit;
+pub mod crawlers;
 mod github;
 mod junit;
+pub mod lint;
 mod text;
 
 pub use github::render as github;
