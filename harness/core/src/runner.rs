@@ -362,7 +362,7 @@ pub fn run_observed(
     let cases = corpus.cases();
     let queries: usize = cases.iter().map(|case| case.queries.len()).sum();
     let count = implementations.len();
-    let is_crawler = |i: &Box<dyn Implementation>| i.info().kind == ImplKind::Crawler;
+    let is_crawler = |i: &dyn Implementation| i.info().kind == ImplKind::Crawler;
     // External adapters keep worker threads waiting on pipes: twice as many threads as
     // cores keep every pooled adapter process busy (a thread waits with the next case
     // while the process answers the last).
@@ -370,7 +370,7 @@ pub fn run_observed(
     let parsers = pool(threads.max(4));
     let mut columns: Vec<Option<Column>> = (0..count).map(|_| None).collect();
     for (index, implementation) in implementations.iter().enumerate() {
-        if !is_crawler(implementation) {
+        if !is_crawler(implementation.as_ref()) {
             observer.started(index, count, implementation.name(), queries);
             columns[index] = Some(install(parsers.as_ref(), || {
                 run_column(cases, implementation.as_ref(), observer, None)
@@ -378,7 +378,7 @@ pub fn run_observed(
         }
     }
     let crawlers: Vec<usize> = (0..count)
-        .filter(|&i| is_crawler(&implementations[i]))
+        .filter(|&i| is_crawler(implementations[i].as_ref()))
         .collect();
     if let Some(&first) = crawlers.first() {
         let names: Vec<&str> = crawlers
