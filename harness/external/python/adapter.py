@@ -234,6 +234,28 @@ def gpyrobotstxt() -> Check:
     return check
 
 
+def panics_as_errors(parse: Parse) -> Parse:
+    """`parse`, and the matcher it returns, with a Rust panic (pyo3's PanicException, a
+    BaseException, which the protocol module would not catch: the process would die) raised
+    as a RuntimeError instead, so it is answered as the library's error."""
+
+    def guard(fn, *args):
+        try:
+            return fn(*args)
+        except (KeyboardInterrupt, SystemExit, GeneratorExit):
+            raise
+        except BaseException as exc:  # noqa: B036 - pyo3 panics derive from BaseException
+            if isinstance(exc, Exception):
+                raise
+            raise RuntimeError(f"panic: {exc}") from exc
+
+    def guarded_parse(body: bytes):
+        matcher = guard(parse, body)
+        return lambda agent, url: guard(matcher, agent, url)
+
+    return guarded_parse
+
+
 def per_agent(build: Callable[[str], Callable[[str], bool]]) -> Callable[[str, str], bool]:
     """A matcher for a library that parses for one agent at a time: one parse per distinct
     agent of the request (PROTOCOL.md, version 2), kept for this request only."""
@@ -293,7 +315,7 @@ def fastrobots() -> Parse:
         robots = Robots.parse(body.decode("utf-8", errors="replace"))
         return lambda agent, url: robots.allowed(url, agent)
 
-    return parse
+    return panics_as_errors(parse)
 
 
 @adapter("texting-robots-py", "texting-robots-py", "texting-robots-py", batch=True)
@@ -306,7 +328,7 @@ def texting_robots_py() -> Parse:
         # allowed(url) takes an absolute URL or a path.
         return per_agent(lambda agent: Robot(agent, body).allowed)
 
-    return parse
+    return panics_as_errors(parse)
 
 
 @adapter("ai-crawler-robots", "ai-crawler-robots", "ai-crawler-robots", batch=True, paths=True)
@@ -340,7 +362,7 @@ def susbot() -> Parse:
         analysis = Analysis(body.decode("utf-8", errors="replace"))
         return analysis.allowed
 
-    return parse
+    return panics_as_errors(parse)
 
 
 @adapter("respectscraper", "respectscraper", "respectscraper", batch=True)
