@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // reptest adapter entry: node adapter.js LIBNAME [NPM_PREFIX]  (robots-parser,
-// robots-txt-guard, robots-txt-parser). Speaks harness/PROTOCOL.md on stdin/stdout. The
+// robots-txt-guard, robots-txt-parser, robots, robots-txt: libs/LIBNAME.js). Speaks harness/PROTOCOL.md on stdin/stdout. The
 // library is loaded from NPM_PREFIX/node_modules (default: this folder's, the pins).
 const path = require('path');
 const fs = require('fs');

@@ -34,7 +34,7 @@ if [ "${1:-}" = "--latest" ]; then
   mapfile -t wanted < <(node -e 'for (const name of Object.keys(require("./package.json").dependencies)) console.log(`${name}@latest`)')
   echo "node: npm install --prefix $prefix ${wanted[*]}"
   npm install --prefix "$prefix" --ignore-scripts --no-audit --no-fund --loglevel=warn "${wanted[@]}"
-  for lib in robots-parser robots-txt-guard robots-txt-parser; do
+  for lib in robots-parser robots-txt-guard robots-txt-parser robots robots-txt; do
     if ! hello="$(node adapter.js "$lib" "$prefix" </dev/null | head -n 1)" || [ -z "$hello" ]; then
       echo "node: adapter for the newest $lib does not start" >&2
       exit 1
@@ -56,7 +56,7 @@ else
 fi
 
 # Each adapter must load its library and complete the handshake.
-for lib in robots-parser robots-txt-guard robots-txt-parser; do
+for lib in robots-parser robots-txt-guard robots-txt-parser robots robots-txt; do
   if ! hello="$(node adapter.js "$lib" </dev/null | head -n 1)" || [ -z "$hello" ]; then
     echo "node: adapter for $lib does not start" >&2
     exit 1

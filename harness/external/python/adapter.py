@@ -40,6 +40,9 @@ from reptest_protocol import Check, Fetch, Parse, serve
 
 # key (the argument) -> (library name for the handshake, version getter, factory, batch)
 ADAPTERS: dict[str, tuple[str, Callable[[], str], Callable[[], Check | Parse], bool]] = {}
+# The keys whose library takes a path (and query), not an absolute URL: their handshake
+# says full_urls: false, and reptest sends the path and query only.
+PATH_ONLY: set[str] = set()
 # key -> factory of a fetch function (robots_url, timeout in seconds) -> matcher, for the
 # libraries that fetch through their own API.
 FETCHERS: dict[str, Callable[[], Fetch]] = {}
@@ -55,16 +58,20 @@ def fetcher(key: str):
     return register
 
 
-def adapter(key: str, name: str, dist: str | None = None, *, batch: bool = False):
+def adapter(key: str, name: str, dist: str | None = None, *, batch: bool = False,
+            paths: bool = False):
     """Register a factory. `dist` is the PyPI distribution the version is read from;
     None means the library is part of the standard library (version = Python's).
-    `batch`: the factory returns a parse function (protocol 2), else a check function."""
+    `batch`: the factory returns a parse function (protocol 2), else a check function.
+    `paths`: the library takes a path and query, not an absolute URL (full_urls: false)."""
 
     def version() -> str:
         return importlib.metadata.version(dist) if dist else platform.python_version()
 
     def register(factory):
         ADAPTERS[key] = (name, version, factory, batch)
+        if paths:
+            PATH_ONLY.add(key)
         return factory
 
     return register
@@ -227,6 +234,151 @@ def gpyrobotstxt() -> Check:
     return check
 
 
+def panics_as_errors(parse: Parse) -> Parse:
+    """`parse`, and the matcher it returns, with a Rust panic (pyo3's PanicException, a
+    BaseException, which the protocol module would not catch: the process would die) raised
+    as a RuntimeError instead, so it is answered as the library's error."""
+
+    def guard(fn, *args):
+        try:
+            return fn(*args)
+        except (KeyboardInterrupt, SystemExit, GeneratorExit):
+            raise
+        except BaseException as exc:  # noqa: B036 - pyo3 panics derive from BaseException
+            if isinstance(exc, Exception):
+                raise
+            raise RuntimeError(f"panic: {exc}") from exc
+
+    def guarded_parse(body: bytes):
+        matcher = guard(parse, body)
+        return lambda agent, url: guard(matcher, agent, url)
+
+    return guarded_parse
+
+
+def per_agent(build: Callable[[str], Callable[[str], bool]]) -> Callable[[str, str], bool]:
+    """A matcher for a library that parses for one agent at a time: one parse per distinct
+    agent of the request (PROTOCOL.md, version 2), kept for this request only."""
+    parsed: dict[str, Callable[[str], bool]] = {}
+
+    def matcher(agent: str, url: str) -> bool:
+        if agent not in parsed:
+            parsed[agent] = build(agent)
+        return parsed[agent](url)
+
+    return matcher
+
+
+@adapter("robots-txt-parser", "robots-txt-parser", "robots-txt-parser", batch=True)
+def robots_txt_parser() -> Parse:
+    from robotstxtparser import RobotExclusionRulesParser
+
+    def parse(body: bytes):
+        # A fork of robotexclusionrulesparser 1.7.1 (module robotstxtparser) that no longer
+        # ends a group at a blank line and always allows /robots.txt. Like the original,
+        # parse() takes bytes and decodes them as ISO-8859-1, its fetch()'s default when
+        # the response names no charset.
+        parser = RobotExclusionRulesParser()
+        parser.parse(body)
+        return parser.is_allowed
+
+    return parse
+
+
+@adapter("reppy2", "reppy2", "reppy2", batch=True)
+def reppy2() -> Parse:
+    import time
+
+    from reppy.parser import Rules
+
+    def parse(body: bytes):
+        # reppy2's RobotsCache fetches and builds Rules(robots_url, status, content,
+        # expires) from the response's bytes; Rules itself decodes them (a UTF-8 BOM
+        # stripped, a UTF-16 BOM decoded as UTF-16, else UTF-8 with errors="ignore").
+        # The robots.txt URL is used only in log messages, so one Rules serves every
+        # origin of the request. allowed(url, agent) takes an absolute URL or a path.
+        rules = Rules("/robots.txt", 200, body, time.time() + 3600)
+        return lambda agent, url: rules.allowed(url, agent)
+
+    return parse
+
+
+@adapter("fastrobots", "fastrobots", "fastrobots", batch=True, paths=True)
+def fastrobots() -> Parse:
+    from fastrobots import Robots
+
+    def parse(body: bytes):
+        # A Rust parser with Python bindings: Robots.parse(str), allowed(path, agent)
+        # with a path (reptest sends path and query). Its own fetch() reads the body
+        # with httpx's response.text: UTF-8 with errors="replace" when no charset is
+        # named, and so here.
+        robots = Robots.parse(body.decode("utf-8", errors="replace"))
+        return lambda agent, url: robots.allowed(url, agent)
+
+    return panics_as_errors(parse)
+
+
+@adapter("texting-robots-py", "texting-robots-py", "texting-robots-py", batch=True)
+def texting_robots_py() -> Parse:
+    from texting_robots import Robot
+
+    def parse(body: bytes):
+        # The Python binding of the texting_robots crate: Robot(agent, bytes) keeps that
+        # agent's rules only, so the body is parsed once per agent of the request;
+        # allowed(url) takes an absolute URL or a path.
+        return per_agent(lambda agent: Robot(agent, body).allowed)
+
+    return panics_as_errors(parse)
+
+
+@adapter("ai-crawler-robots", "ai-crawler-robots", "ai-crawler-robots", batch=True, paths=True)
+def ai_crawler_robots() -> Parse:
+    import ai_crawler_robots
+
+    def parse(body: bytes):
+        # parse(text) once, then is_allowed(parsed, agent, path) per query; it answers a
+        # dict whose "allowed" is the verdict. Its command line reads a file as UTF-8
+        # with errors="replace", and so here. The agent goes in as is: is_allowed maps a
+        # name it knows (a slug, a token, a User-Agent string) to that crawler's token
+        # itself, which is its own behaviour.
+        parsed = ai_crawler_robots.parse(body.decode("utf-8", errors="replace"))
+
+        def matcher(agent: str, url: str) -> bool:
+            return ai_crawler_robots.is_allowed(parsed, agent, url)["allowed"]
+
+        return matcher
+
+    return parse
+
+
+@adapter("susbot", "susbot", "susbot", batch=True, paths=True)
+def susbot() -> Parse:
+    from susbot import Analysis
+
+    def parse(body: bytes):
+        # Analysis(text) parses (and lints) once; allowed(user_agent, path) per query.
+        # It takes str and documents no decoding of its own, so the adapter decodes as
+        # UTF-8 with errors="replace" (RFC 9309 2.3: UTF-8), as the other str libraries.
+        analysis = Analysis(body.decode("utf-8", errors="replace"))
+        return analysis.allowed
+
+    return panics_as_errors(parse)
+
+
+@adapter("respectscraper", "respectscraper", "respectscraper", batch=True)
+def respectscraper() -> Parse:
+    from respectscraper.robots import RobotsTxt
+
+    def parse(body: bytes):
+        # RobotsPolicy, the crawler's own fetch path, decodes a 2xx body as UTF-8 with
+        # errors="replace" and calls RobotsTxt.parse(text); check(url, product_token)
+        # answers (allowed, rule, group, crawl delay) for an absolute URL.
+        robots = RobotsTxt.parse(body.decode("utf-8", errors="replace"))
+        return lambda agent, url: robots.check(url, agent)[0]
+
+    return parse
+
+
 def list_all() -> int:
     failed = 0
     for key, (name, version, factory, _batch) in ADAPTERS.items():
@@ -253,9 +405,10 @@ def main(argv: list[str]) -> int:
     # Import before the handshake: a library that cannot load makes the adapter exit
     # with the reason on stderr, so reptest lists it as unavailable.
     fetch = FETCHERS[argv[0]]() if argv[0] in FETCHERS else None
+    full_urls = argv[0] not in PATH_ONLY
     if batch:
-        return serve(name, version(), parse=factory(), fetch=fetch)
-    return serve(name, version(), factory(), fetch=fetch)
+        return serve(name, version(), parse=factory(), fetch=fetch, full_urls=full_urls)
+    return serve(name, version(), factory(), fetch=fetch, full_urls=full_urls)
 
 
 if __name__ == "__main__":

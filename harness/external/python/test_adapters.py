@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -38,11 +39,23 @@ EXPECTED = {
     "python-jwm-robotstxt": ("jwm.robotstxt", "jwm.robotstxt"),
     "python-fast-robotstxt": ("fast-robotstxt", "fast-robotstxt"),
     "python-gpyrobotstxt": ("gpyrobotstxt", "gpyrobotstxt"),
+    "python-robots-txt-parser": ("robots-txt-parser", "robots-txt-parser"),
+    "python-reppy2": ("reppy2", "reppy2"),
+    "python-fastrobots": ("fastrobots", "fastrobots"),
+    "python-texting-robots-py": ("texting-robots-py", "texting-robots-py"),
+    "python-ai-crawler-robots": ("ai-crawler-robots", "ai-crawler-robots"),
+    "python-susbot": ("susbot", "susbot"),
+    "python-respectscraper": ("respectscraper", "respectscraper"),
 }
 # The adapters that speak protocol 2 (parse once, check many); the ports of Google's
 # parser parse on every call and stay on protocol 1.
 BATCHING = {"python-urllib", "python-protego", "python-robotspy",
-            "python-robotexclusionrulesparser"}
+            "python-robotexclusionrulesparser", "python-robots-txt-parser", "python-reppy2",
+            "python-fastrobots", "python-texting-robots-py", "python-ai-crawler-robots",
+            "python-susbot", "python-respectscraper"}
+# The adapters whose library takes a path and query (full_urls: false): the tests send
+# them what reptest would, the path and query of each URL.
+PATHS = {"python-fastrobots", "python-ai-crawler-robots", "python-susbot"}
 # The adapters whose library fetches through its own API (capability `fetches`).
 FETCHING = {"python-urllib", "python-robotspy"}
 
@@ -133,8 +146,25 @@ class Adapter:
         writer.start()
         return writer
 
+    def as_sent(self, line: bytes) -> bytes:
+        """The request line as reptest sends it to this adapter: to one that says
+        full_urls: false, each URL as its path and query only."""
+        if self.handshake.get("capabilities", {}).get("full_urls", True):
+            return line
+        try:
+            request = json.loads(line)
+        except ValueError:
+            return line
+        if not isinstance(request, dict):
+            return line
+        for query in [request, *request.get("queries", [])]:
+            if isinstance(query, dict) and isinstance(query.get("url"), str):
+                parts = urllib.parse.urlsplit(query["url"])
+                query["url"] = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        return json.dumps(request).encode("ascii")
+
     def ask_raw(self, lines: list[bytes]) -> list[dict]:
-        writer = self.send_lines(lines)
+        writer = self.send_lines([self.as_sent(line) for line in lines])
         answers = [self.read_json() for _ in lines]
         writer.join(TIMEOUT)
         return answers
@@ -181,7 +211,7 @@ def test_handshake(adapter):
     hs = adapter.handshake
     name, dist = EXPECTED[adapter.key]
     version = importlib.metadata.version(dist) if dist else platform.python_version()
-    capabilities = {"full_urls": True, "reports_line": False}
+    capabilities = {"full_urls": adapter.key not in PATHS, "reports_line": False}
     if adapter.key in FETCHING:
         capabilities["fetches"] = True
     assert hs == {

@@ -12,6 +12,8 @@ const ADAPTERS = {
   'robots-parser': { name: 'node-robots-parser', fullUrls: true, packages: ['robots-parser'] },
   'robots-txt-guard': { name: 'node-robots-txt-guard', fullUrls: false, packages: ['robots-txt-guard', 'robots-txt-parse'] },
   'robots-txt-parser': { name: 'node-robots-txt-parser', fullUrls: true, packages: ['robots-txt-parser'] },
+  robots: { name: 'node-robots', fullUrls: false, packages: ['robots'] },
+  'robots-txt': { name: 'node-robots-txt', fullUrls: false, packages: ['robots-txt'] },
 };
 
 function installedVersion(pkg) {

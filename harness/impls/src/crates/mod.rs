@@ -42,6 +42,10 @@ mod robots_txt;
 #[cfg(feature = "crates")]
 mod robotstxt;
 #[cfg(feature = "crates")]
+mod robotstxt_rs;
+#[cfg(feature = "crates")]
+mod robotstxt_with_cache;
+#[cfg(feature = "crates")]
 mod robotxt;
 #[cfg(feature = "crates")]
 mod texting_robots;
@@ -76,6 +80,8 @@ fn adapters() -> Vec<CrateAdapter> {
         robots_txt::adapter(),
         robotparser::adapter(),
         cylon::adapter(),
+        robotstxt_rs::adapter(),
+        robotstxt_with_cache::adapter(),
     ]
 }
 

@@ -87,6 +87,34 @@ pub const RECIPES: &[Recipe] = &[
         "from gpyrobotstxt.robots_cc import RobotsMatcher",
         "allowed = RobotsMatcher().one_agent_allowed_by_robots(BODY, AGENT, TARGET)",
     ), Absolute),
+    recipe("python-robots-txt-parser", Python, "pip install robots-txt-parser=={version}", (
+        "from robotstxtparser import RobotExclusionRulesParser",
+        "parser = RobotExclusionRulesParser()\nparser.parse(BODY)\nallowed = parser.is_allowed(AGENT, TARGET)",
+    ), Absolute),
+    recipe("python-reppy2", Python, "pip install reppy2=={version}", (
+        "import time\nfrom reppy.parser import Rules",
+        "# What reppy2's RobotsCache builds from a 200 response (Rules decodes the bytes itself).\nrules = Rules({{ROBOTS_URL}}, 200, BODY, time.time() + 3600)\nallowed = rules.allowed(TARGET, AGENT)",
+    ), Absolute),
+    recipe("python-fastrobots", Python, "pip install fastrobots=={version}", (
+        "from fastrobots import Robots",
+        "robots = Robots.parse(BODY.decode(\"utf-8\", errors=\"replace\"))\nallowed = robots.allowed(TARGET, AGENT)",
+    ), Path),
+    recipe("python-texting-robots-py", Python, "pip install texting-robots-py=={version}", (
+        "from texting_robots import Robot",
+        "allowed = Robot(AGENT, BODY).allowed(TARGET)",
+    ), Absolute),
+    recipe("python-ai-crawler-robots", Python, "pip install ai-crawler-robots=={version}", (
+        "import ai_crawler_robots",
+        "parsed = ai_crawler_robots.parse(BODY.decode(\"utf-8\", errors=\"replace\"))\nallowed = ai_crawler_robots.is_allowed(parsed, AGENT, TARGET)[\"allowed\"]",
+    ), Path),
+    recipe("python-susbot", Python, "pip install susbot=={version}", (
+        "from susbot import Analysis",
+        "allowed = Analysis(BODY.decode(\"utf-8\", errors=\"replace\")).allowed(AGENT, TARGET)",
+    ), Path),
+    recipe("python-respectscraper", Python, "pip install respectscraper=={version}", (
+        "from respectscraper.robots import RobotsTxt",
+        "# RobotsPolicy decodes a fetched body so before it parses it.\nrobots = RobotsTxt.parse(BODY.decode(\"utf-8\", errors=\"replace\"))\nallowed = robots.check(TARGET, AGENT)[0]",
+    ), Absolute),
     recipe("node-robots-parser", JavaScript, "npm install robots-parser@{version}", (
         "const robotsParser = require('robots-parser');",
         "const robots = robotsParser({{ROBOTS_URL}}, BODY.toString('utf8'));\nconst allowed = robots.isAllowed(TARGET, AGENT);",
@@ -99,6 +127,14 @@ pub const RECIPES: &[Recipe] = &[
         "const robotsTxtParser = require('robots-txt-parser');",
         "const parser = robotsTxtParser({ userAgent: '*' });\nparser.setUserAgent(AGENT || '*');\nparser.parseRobots({{ROBOTS_URL}}, BODY.toString('utf8'));\nconst allowed = await parser.canCrawl(TARGET);",
     ), Absolute),
+    recipe("node-robots", JavaScript, "npm install robots@{version}", (
+        "const robots = require('robots');",
+        "// The library's read() splits a fetched body so.\nconst parser = new robots.RobotsParser();\nparser.parse(BODY.toString('utf8').split(/\\r\\n|\\r|\\n/));\nconst allowed = parser.canFetchSync(AGENT, TARGET);",
+    ), Path),
+    recipe("node-robots-txt", JavaScript, "npm install robots-txt@{version}", (
+        "const http = require('http');\nconst makeRobot = require('robots-txt');",
+        "// robots-txt reads robots.txt only by fetching it: serve BODY from 127.0.0.1.\nconst server = http.createServer((req, res) => res.end(BODY)).listen(0, '127.0.0.1');\nawait new Promise((resolve) => server.once('listening', resolve));\nconst origin = `http://127.0.0.1:${server.address().port}`;\nconst allowed = await makeRobot().isAllowed(AGENT, origin + TARGET);\nserver.close();",
+    ), Path),
     recipe("go-temoto-robotstxt", Go, "go mod init repro && go get github.com/temoto/robotstxt@{version}", (
         "\"github.com/temoto/robotstxt\"",
         "robots, err := robotstxt.FromStatusAndBytes(200, body)\nif err != nil {\n\tpanic(err)\n}\nallowed := robots.FindGroup(agent).Test(target)",
@@ -151,6 +187,14 @@ pub const RECIPES: &[Recipe] = &[
         "use cylon::Compiler;",
         "let cylon = pollster::block_on(Compiler::new(AGENT).compile(BODY)).expect(\"cylon could not compile the body\");\nlet allowed = cylon.allow(TARGET.as_bytes());",
     ), Path),
+    recipe("rust-robotstxt-rs", Rust, "cargo new repro && cd repro && cargo add robotstxt-rs@={version}", (
+        "use robotstxt_rs::RobotsTxt;",
+        "let body = String::from_utf8_lossy(BODY);\nlet allowed = RobotsTxt::parse(&body).can_fetch(AGENT, TARGET);",
+    ), Path),
+    recipe("rust-robotstxt-with-cache", Rust, "cargo new repro && cd repro && cargo add robotstxt-with-cache@={version}", (
+        "use robotstxt_with_cache::{DefaultCachingMatcher, DefaultMatcher};",
+        "let body = String::from_utf8_lossy(BODY);\nlet mut matcher = DefaultCachingMatcher::new(DefaultMatcher::default());\nmatcher.parse(&body);\nlet allowed = matcher.one_agent_allowed_by_robots(AGENT, TARGET);",
+    ), Absolute),
 ];
 
 /// The recipe of `implementation`, if it has one.
