@@ -74,16 +74,7 @@ pub(crate) fn section(page: &mut String, report: &Report) {
 
 /// One broken MUST as a list item: topic, query (linked), verdict, request log.
 fn evidence(page: &mut String, broken: &Broken<'_>) {
-    let expected = if broken.allowed {
-        "disallowed"
-    } else {
-        "allowed"
-    };
-    let got = if broken.allowed {
-        "fetched it (allowed)"
-    } else {
-        "did not fetch it (disallowed)"
-    };
+    let (expected, got) = (broken.expected(), broken.got());
     let _ = write!(
         page,
         "<li><strong>{topic}</strong> ({section}): on <a href=\"#view=matrix&amp;q={id}\">{case}</a> \

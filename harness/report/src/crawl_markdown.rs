@@ -63,16 +63,7 @@ fn table(out: &mut String, report: &Report, view: &CrawlerView<'_>) {
 
 /// One broken MUST: the topic, the query, the verdict, the crawl's requests.
 fn evidence(out: &mut String, broken: &Broken<'_>) {
-    let expected = if broken.allowed {
-        "disallowed"
-    } else {
-        "allowed"
-    };
-    let got = if broken.allowed {
-        "fetched it (allowed)"
-    } else {
-        "did not fetch it (disallowed)"
-    };
+    let (expected, got) = (broken.expected(), broken.got());
     let _ = writeln!(
         out,
         "- **{}** ({}): on {} ({}), {} as {} must be {expected}; it {got}.",

@@ -157,6 +157,26 @@ pub struct Broken<'r> {
     pub log: Vec<&'r str>,
 }
 
+impl Broken<'_> {
+    /// The verdict the query expects: the opposite of the crawler's.
+    pub fn expected(&self) -> &'static str {
+        if self.allowed {
+            "disallowed"
+        } else {
+            "allowed"
+        }
+    }
+
+    /// What the crawler did: `fetched it (allowed)` or `did not fetch it (disallowed)`.
+    pub fn got(&self) -> &'static str {
+        if self.allowed {
+            "fetched it (allowed)"
+        } else {
+            "did not fetch it (disallowed)"
+        }
+    }
+}
+
 impl Report {
     /// The crawler view, crawlers in report order; `None` when the report has no crawler
     /// or no case with an access topic.
