@@ -7,12 +7,13 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// Crawls per core that run at once ([`crawls_at_once`]).
-pub const CRAWLS_PER_CORE: usize = 2;
+pub const CRAWLS_PER_CORE: usize = 4;
 
 /// How many crawls run at once in [`run_observed`]: [`CRAWLS_PER_CORE`] per core, at
 /// least 4. The crawlers run together, each crawl mostly waiting on its process and the
-/// loopback site, so more crawls than cores overlap their waits; the bound keeps the CPU
-/// the crawls need (a Python crawler's start-up) within every crawler's time limit.
+/// loopback site (a crawl of the four crawlers of 2026-12-03 took about 0.3 s of CPU in
+/// 1 to 7 s of wall), so more crawls than cores overlap their waits; the bound keeps the
+/// CPU the crawls need (a Python crawler's start-up) within every crawler's time limit.
 pub fn crawls_at_once() -> usize {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     (cores * CRAWLS_PER_CORE).max(4)
@@ -308,14 +309,18 @@ fn run_column(
     let answered: Vec<(Vec<Outcome>, Vec<String>, Duration)> = cases
         .par_iter()
         .map(|case| {
-            let evaluate = || evaluate_case_with_evidence(implementation, case);
-            let case_started = Instant::now();
-            let (outcomes, evidence) = match gate {
+            // A case's time is its own: a wait for the gate is not in it.
+            let evaluate = || {
+                let case_started = Instant::now();
+                let (outcomes, evidence) = evaluate_case_with_evidence(implementation, case);
+                (outcomes, evidence, case_started.elapsed())
+            };
+            let answered = match gate {
                 Some(gate) => gate.pass(evaluate),
                 None => evaluate(),
             };
-            observer.answered(outcomes.len());
-            (outcomes, evidence, case_started.elapsed())
+            observer.answered(answered.0.len());
+            answered
         })
         .collect();
     let mut column = Column {
@@ -352,8 +357,13 @@ fn install<T: Send>(pool: Option<&rayon::ThreadPool>, work: impl FnOnce() -> T +
 }
 
 /// [`run`], telling `observer` when each implementation starts (the crawlers once, all
-/// together) and how many queries each case answered (from worker threads). Each
-/// implementation's wall time is in the [`Run`] ([`Run::elapsed`]); the crawlers' overlap.
+/// together, after the last parser) and how many queries each case answered (from worker
+/// threads). Each implementation's wall time is in the [`Run`] ([`Run::elapsed`]).
+///
+/// The crawlers start first and run beside the parsers: a crawl mostly waits (on its
+/// process's time limits and the loopback site: about 45 s of CPU in 68 s of wall for the
+/// four crawlers of 2026-12-03 on 2 cores), so the parsers use the cores it leaves idle.
+/// A parser's wall time then includes that small share of CPU the crawls take.
 pub fn run_observed(
     corpus: &Corpus,
     implementations: &[Box<dyn Implementation>],
@@ -363,54 +373,119 @@ pub fn run_observed(
     let queries: usize = cases.iter().map(|case| case.queries.len()).sum();
     let count = implementations.len();
     let is_crawler = |i: &dyn Implementation| i.info().kind == ImplKind::Crawler;
+    let crawlers: Vec<usize> = (0..count)
+        .filter(|&i| is_crawler(implementations[i].as_ref()))
+        .collect();
+    let mut columns: Vec<Option<Column>> = (0..count).map(|_| None).collect();
+    let later = Deferred::new(observer);
+    std::thread::scope(|scope| {
+        let crawling = spawn_crawlers(scope, cases, implementations, &crawlers, &later);
+        run_parsers(cases, implementations, observer, &mut columns);
+        if let Some(&first) = crawlers.first() {
+            let names: Vec<&str> = crawlers
+                .iter()
+                .map(|&i| implementations[i].name())
+                .collect();
+            let label = format!("{} crawlers at once: {}", names.len(), names.join(", "));
+            observer.started(first, count, &label, queries * crawlers.len());
+            later.go_live();
+        }
+        for (&i, running) in crawlers.iter().zip(crawling) {
+            // A crawler's column never panics by design; if it did, its place stays
+            // empty and is filled with errors below.
+            columns[i] = running.join().ok();
+        }
+    });
+    assemble(corpus, implementations, columns)
+}
+
+/// Runs every parser (every implementation that is not a crawler), one after another,
+/// each one's cases in parallel, into `columns`.
+fn run_parsers(
+    cases: &[Case],
+    implementations: &[Box<dyn Implementation>],
+    observer: &dyn RunObserver,
+    columns: &mut [Option<Column>],
+) {
+    let queries: usize = cases.iter().map(|case| case.queries.len()).sum();
     // External adapters keep worker threads waiting on pipes: twice as many threads as
     // cores keep every pooled adapter process busy (a thread waits with the next case
     // while the process answers the last).
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
     let parsers = pool(threads.max(4));
-    let mut columns: Vec<Option<Column>> = (0..count).map(|_| None).collect();
+    let count = implementations.len();
     for (index, implementation) in implementations.iter().enumerate() {
-        if !is_crawler(implementation.as_ref()) {
+        if implementation.info().kind != ImplKind::Crawler {
             observer.started(index, count, implementation.name(), queries);
             columns[index] = Some(install(parsers.as_ref(), || {
                 run_column(cases, implementation.as_ref(), observer, None)
             }));
         }
     }
-    let crawlers: Vec<usize> = (0..count)
-        .filter(|&i| is_crawler(implementations[i].as_ref()))
-        .collect();
-    if let Some(&first) = crawlers.first() {
-        let names: Vec<&str> = crawlers
-            .iter()
-            .map(|&i| implementations[i].name())
-            .collect();
-        let label = format!("{} crawlers at once: {}", names.len(), names.join(", "));
-        observer.started(first, count, &label, queries * crawlers.len());
-        // Each crawler has a pool of its own, so its wall time is its own cases' (their
-        // waits for the gate included); the gate bounds the crawls of all of them.
-        let gate = Gate::new(crawls_at_once());
-        std::thread::scope(|scope| {
-            let running: Vec<_> = crawlers
-                .iter()
-                .map(|&i| {
-                    let crawler = implementations[i].as_ref();
-                    let gate = &gate;
-                    scope.spawn(move || {
-                        install(pool(crawls_at_once()).as_ref(), || {
-                            run_column(cases, crawler, observer, Some(gate))
-                        })
-                    })
+}
+
+/// Starts the crawlers `crawlers` (indices into `implementations`) together, each in a
+/// rayon pool of its own (so its wall time is its own cases', their waits for the gate
+/// included), at most [`crawls_at_once`] crawls of all of them at a time.
+fn spawn_crawlers<'scope, 'env>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    cases: &'env [Case],
+    implementations: &'env [Box<dyn Implementation>],
+    crawlers: &[usize],
+    observer: &'env Deferred<'env>,
+) -> Vec<std::thread::ScopedJoinHandle<'scope, Column>> {
+    let gate = std::sync::Arc::new(Gate::new(crawls_at_once()));
+    crawlers
+        .iter()
+        .map(|&i| {
+            let crawler = implementations[i].as_ref();
+            let gate = std::sync::Arc::clone(&gate);
+            scope.spawn(move || {
+                install(pool(crawls_at_once()).as_ref(), || {
+                    run_column(cases, crawler, observer, Some(&gate))
                 })
-                .collect();
-            for (&i, running) in crawlers.iter().zip(running) {
-                // A crawler's column never panics by design; if it did, its place stays
-                // empty and is filled with errors below.
-                columns[i] = running.join().ok();
-            }
-        });
+            })
+        })
+        .collect()
+}
+
+/// An observer's `answered` held back until [`go_live`](Self::go_live): the crawlers
+/// answer while the parsers still run, and a progress bar shows one implementation (or
+/// the crawlers together) at a time.
+struct Deferred<'a> {
+    observer: &'a dyn RunObserver,
+    /// Queries answered before going live; `None` once live.
+    held: std::sync::Mutex<Option<usize>>,
+}
+
+impl<'a> Deferred<'a> {
+    fn new(observer: &'a dyn RunObserver) -> Self {
+        Deferred {
+            observer,
+            held: std::sync::Mutex::new(Some(0)),
+        }
     }
-    assemble(corpus, implementations, columns)
+
+    /// Passes on what was held back, and from now on every answer as it comes.
+    fn go_live(&self) {
+        let held = self.held.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(queries) = held.filter(|&n| n > 0) {
+            self.observer.answered(queries);
+        }
+    }
+}
+
+impl RunObserver for Deferred<'_> {
+    fn answered(&self, queries: usize) {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        match held.as_mut() {
+            Some(count) => *count += queries,
+            None => {
+                drop(held);
+                self.observer.answered(queries);
+            }
+        }
+    }
 }
 
 /// The [`Run`] of the columns, in the implementations' order (a column missing, which
@@ -666,5 +741,100 @@ mod tests {
             ..run
         };
         assert_eq!(instant.queries_per_second(0), f64::INFINITY);
+    }
+
+    /// Flags one of two [`Signals`] on its first case, then (a parser) waits up to 5 s
+    /// for the other's flag and records whether it came: a crawler that only started
+    /// after the parsers would leave the parser waiting in vain.
+    struct Signals {
+        crawler_started: std::sync::atomic::AtomicBool,
+        parser_saw_crawler: std::sync::atomic::AtomicBool,
+    }
+
+    struct Meets {
+        info: ImplInfo,
+        signals: std::sync::Arc<Signals>,
+    }
+
+    impl Implementation for Meets {
+        fn info(&self) -> &ImplInfo {
+            &self.info
+        }
+
+        fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
+            use std::sync::atomic::Ordering::SeqCst;
+            if self.info.kind == ImplKind::Crawler {
+                self.signals.crawler_started.store(true, SeqCst);
+            } else {
+                let until = Instant::now() + Duration::from_secs(5);
+                while !self.signals.crawler_started.load(SeqCst) && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                let seen = self.signals.crawler_started.load(SeqCst);
+                self.signals.parser_saw_crawler.fetch_or(seen, SeqCst);
+            }
+            vec![verdict(true); case.queries.len()]
+        }
+    }
+
+    #[test]
+    fn crawlers_run_beside_the_parsers_and_are_shown_after_them() {
+        let signals = std::sync::Arc::new(Signals {
+            crawler_started: false.into(),
+            parser_saw_crawler: false.into(),
+        });
+        let mut crawler_info = fixtures::info("crawler", true);
+        crawler_info.kind = ImplKind::Crawler;
+        let implementations: Vec<Box<dyn Implementation>> = vec![
+            Box::new(Meets {
+                info: crawler_info,
+                signals: std::sync::Arc::clone(&signals),
+            }),
+            Box::new(Meets {
+                info: fixtures::info("parser", true),
+                signals: std::sync::Arc::clone(&signals),
+            }),
+        ];
+        let corpus = fixtures::corpus();
+        let events = Recorder::default();
+        let run = run_observed(&corpus, &implementations, &events);
+        assert!(signals
+            .parser_saw_crawler
+            .load(std::sync::atomic::Ordering::SeqCst));
+        let started = events.started.lock().unwrap().clone();
+        assert_eq!(started[0], "parser");
+        assert!(started[1].contains("crawler"), "{started:?}");
+        // Every query answered, the crawler's held back until it was shown.
+        let answered = *events.answered.lock().unwrap();
+        assert_eq!(answered, 2 * QUERIES.len());
+        assert_eq!(
+            events.answered_before_crawlers.lock().unwrap().unwrap(),
+            QUERIES.len()
+        );
+        assert_eq!(run.outcomes.len(), 2);
+    }
+
+    /// What the observer was told: the names started, and the queries answered in all
+    /// and by the time the second implementation started.
+    #[derive(Default)]
+    struct Recorder {
+        started: std::sync::Mutex<Vec<String>>,
+        answered: std::sync::Mutex<usize>,
+        answered_before_crawlers: std::sync::Mutex<Option<usize>>,
+    }
+
+    impl RunObserver for Recorder {
+        fn started(&self, _: usize, _: usize, name: &str, _: usize) {
+            let mut started = self.started.lock().unwrap();
+            if !started.is_empty() {
+                *self.answered_before_crawlers.lock().unwrap() =
+                    Some(*self.answered.lock().unwrap());
+            }
+            started.push(name.to_owned());
+        }
+
+        fn answered(&self, queries: usize) {
+            *self.answered.lock().unwrap() += queries;
+        }
     }
 }

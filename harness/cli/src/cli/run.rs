@@ -125,8 +125,8 @@ pub fn run(args: Args) -> CommandResult {
             )
         );
         outln!(
-            "wall time of the run: {:.1} s (the parsers one after another, then the \
-             crawlers together, at most {} crawls at a time)",
+            "wall time of the run: {:.1} s (the parsers one after another; beside them \
+             the crawlers together, at most {} crawls at a time)",
             wall.as_secs_f64(),
             reptest::runner::crawls_at_once()
         );
