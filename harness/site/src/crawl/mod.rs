@@ -36,7 +36,9 @@
 //! [`wget`] (GNU Wget, `-r`), [`httrack`], each pinned at a Debian version
 //! ([`Package`]), [`scrapy`] (PyPI, [`SCRAPY_VERSION`], in its own venv), [`colly`] (a Go
 //! program built with Colly [`COLLY_VERSION`]), and [`ignore_robots_fixture`], a script that ignores robots.txt (the
-//! control).
+//! control). Beside them the crawlers and AI-agent fetchers of [`fetchers`]: [`wget2`]
+//! (Debian), the MCP fetch server [`mcp_fetch`] and [`crawlee_python`] (PyPI),
+//! [`crawlee_js`] and [`simplecrawler`] (npm) and [`spider`] (crates.io).
 //!
 //! ```
 //! use reptest_site::{crawl::{Crawler, Verdict}, Scenario};
@@ -54,6 +56,7 @@
 
 mod capture;
 mod crawler;
+pub mod fetchers;
 mod group;
 mod implementation;
 mod judge;
@@ -61,6 +64,11 @@ mod pinned;
 mod run;
 
 pub use crawler::{Crawler, Package};
+pub use fetchers::{
+    crawlee_js, crawlee_python, mcp_fetch, simplecrawler, spider, wget2, CRAWLEE_JS_VERSION,
+    CRAWLEE_PYTHON_VERSION, MCP_FETCH_VERSION, SIMPLECRAWLER_VERSION, SPIDER_VERSION,
+    WGET2_VERSION,
+};
 pub use group::kill_running;
 pub(crate) use group::TERM_GRACE;
 pub use implementation::{CrawlerImplementation, PLAIN_CASES};
@@ -75,9 +83,11 @@ pub use run::{Crawl, CrawlReport, Exit};
 use reptest_core::Environment;
 
 /// The real crawlers reptest judges, as implementations (`reptest impls` lists them with
-/// kind `crawler`): `crawler-wget` and `crawler-httrack` (C), `crawler-scrapy` (Python)
-/// and `crawler-colly` (Go), installed in the state folder of `environment` and looked for
-/// on its search path.
+/// kind `crawler`): `crawler-wget`, `crawler-httrack` and `crawler-wget2` (C),
+/// `crawler-scrapy`, `crawler-mcp-fetch` and `crawler-crawlee-python` (Python),
+/// `crawler-colly` (Go), `crawler-crawlee-js` and `crawler-simplecrawler` (JavaScript)
+/// and `crawler-spider` (Rust), installed in the state folder of `environment` and looked
+/// for on its search path.
 pub fn implementations(environment: &Environment) -> Vec<CrawlerImplementation> {
     let crawler = |name: &str, language: &str, crawler: Crawler| {
         CrawlerImplementation::new(name, language, crawler, environment)
@@ -87,5 +97,19 @@ pub fn implementations(environment: &Environment) -> Vec<CrawlerImplementation> 
         crawler("crawler-httrack", "C", httrack()),
         crawler("crawler-scrapy", "Python", scrapy(environment)),
         crawler("crawler-colly", "Go", colly(environment)),
+        crawler("crawler-wget2", "C", wget2()),
+        crawler("crawler-mcp-fetch", "Python", mcp_fetch(environment)),
+        crawler(
+            "crawler-crawlee-python",
+            "Python",
+            crawlee_python(environment),
+        ),
+        crawler("crawler-crawlee-js", "JavaScript", crawlee_js(environment)),
+        crawler(
+            "crawler-simplecrawler",
+            "JavaScript",
+            simplecrawler(environment),
+        ),
+        crawler("crawler-spider", "Rust", spider(environment)),
     ]
 }
