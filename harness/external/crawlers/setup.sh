@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the real crawlers reptest judges as black boxes on its loopback site
 # (harness/site/src/crawl/pinned.rs):
-# - GNU wget, GNU Wget2 and HTTrack, from Debian, as root; otherwise says what to
-#   install. pinned.rs names the Debian versions they were verified with;
+# - GNU wget, GNU Wget2, HTTrack, libwww-perl (LWP::RobotUA) and LinkChecker, from
+#   Debian, as root; otherwise says what to install. pinned.rs names the Debian versions they were verified with;
 # - Scrapy, the MCP fetch server and Crawlee for Python, each pinned in its
 #   NAME-requirements.txt, each in its own venv $REPTEST_STATE/crawlers/NAME-venv;
 # - a small Colly program (harness/site/crawlers/colly, Colly pinned in its go.mod and
@@ -27,10 +27,14 @@ source "$here/../debian.sh"
 have_wget() { command -v wget >/dev/null 2>&1; }
 have_httrack() { command -v httrack >/dev/null 2>&1; }
 have_wget2() { command -v wget2 >/dev/null 2>&1; }
+have_robotua() { perl -MLWP::RobotUA -MHTML::LinkExtor -e 1 >/dev/null 2>&1; }
+have_linkchecker() { command -v linkchecker >/dev/null 2>&1; }
 
 ensure_debian wget have_wget wget
 ensure_debian httrack have_httrack httrack
 ensure_debian wget2 have_wget2 wget2
+ensure_debian libwww-perl have_robotua libwww-perl
+ensure_debian linkchecker have_linkchecker linkchecker
 echo "crawlers: $(wget --version | head -n 1); $(httrack --version 2>/dev/null | head -n 1);" \
   "$(wget2 --version | head -n 1)"
 

@@ -1,9 +1,9 @@
 """A minimal MCP client that drives the fetch server (PyPI ``mcp-server-fetch``) the way an
 AI assistant does, for reptest's ``crawler-mcp-fetch`` (harness/site/src/crawl/pinned.rs).
 
-It starts the server over stdio from the interpreter running this script (the server's
-venv): ``python -m mcp_server_fetch --user-agent AGENT --allow-private-ips`` (the server
-refuses loopback addresses without that flag), sends ``initialize`` and
+It starts the server program SERVER (the ``mcp-server-fetch`` console script) over stdio:
+``mcp-server-fetch --user-agent AGENT --allow-private-ips`` (the server refuses loopback
+addresses without that flag), sends ``initialize`` and
 ``notifications/initialized``, then calls the ``fetch`` tool with ``raw: true`` on the
 start page, and once on every same-origin ``<a href>`` the start page's HTML holds, in
 order: the model's part, reading a page and asking for the pages it links. Everything
@@ -13,7 +13,7 @@ origin's ``/robots.txt`` with the agent as ``User-Agent`` and refuses the call (
 hand (newline-delimited JSON on stdio), so the client needs nothing but the standard
 library.
 
-Usage: python mcp_fetch_client.py START_URL AGENT
+Usage: python3 mcp_fetch_client.py START_URL AGENT [SERVER]   (SERVER: mcp-server-fetch)
 """
 
 import json
@@ -29,10 +29,9 @@ PROTOCOL = "2025-11-25"
 class Session:
     """One stdio session with the server: requests out, their responses back."""
 
-    def __init__(self, agent):
+    def __init__(self, server, agent):
         self.server = subprocess.Popen(
-            [sys.executable, "-m", "mcp_server_fetch", "--user-agent", agent,
-             "--allow-private-ips"],
+            [server, "--user-agent", agent, "--allow-private-ips"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.next_id = 0
 
@@ -75,8 +74,8 @@ def links(html, base):
     return found
 
 
-def main(start, agent):
-    session = Session(agent)
+def main(start, agent, server="mcp-server-fetch"):
+    session = Session(server, agent)
     session.request("initialize", {
         "protocolVersion": PROTOCOL, "capabilities": {},
         "clientInfo": {"name": "reptest", "version": "0.1.0"}})
@@ -89,6 +88,6 @@ def main(start, agent):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: mcp_fetch_client.py START_URL AGENT")
-    main(sys.argv[1], sys.argv[2])
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: mcp_fetch_client.py START_URL AGENT [SERVER]")
+    main(*sys.argv[1:])

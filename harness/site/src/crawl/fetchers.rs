@@ -1,7 +1,8 @@
 //! The crawlers and AI-agent fetchers judged beside wget, httrack, Scrapy and Colly, each
 //! pinned at a registry version: GNU Wget2 (Debian, C), the MCP fetch server and Crawlee
 //! for Python (PyPI, each in a venv of its own), Crawlee for JavaScript and simplecrawler
-//! (npm) and the `spider` crate (crates.io, Rust). `bash harness/external/setup crawlers`
+//! (npm), the `spider` crate (crates.io, Rust), and libwww-perl's `LWP::RobotUA` (Perl)
+//! and LinkChecker (Python), both from Debian. `bash harness/external/setup crawlers`
 //! installs them all into the state folder ([`state_dir`]).
 //!
 //! Each section says how the crawler is told the product token, what it sends as
@@ -105,9 +106,9 @@ pub fn wget2() -> Crawler {
 /// Model Context Protocol server AI assistants fetch web pages through, driven by the
 /// small client [`MCP_FETCH_CLIENT`] from its own venv ([`crawler_venv`] `mcp-fetch`).
 ///
-/// `{venv}/bin/python mcp_fetch_client.py {start_url} {agent}`: the client starts
-/// `python -m mcp_server_fetch --user-agent {agent} --allow-private-ips` on stdio (the
-/// server refuses loopback addresses without the flag), initializes the session and
+/// `{venv}/bin/python mcp_fetch_client.py {start_url} {agent} {venv}/bin/mcp-server-fetch`:
+/// the client (standard library only) starts `mcp-server-fetch --user-agent {agent}
+/// --allow-private-ips` on stdio (the server refuses loopback addresses without the flag), initializes the session and
 /// calls the `fetch` tool (`raw: true`) on the start page, then once on each same-origin
 /// page it links: what a model does when it reads a page and follows its links.
 ///
@@ -120,6 +121,7 @@ pub fn wget2() -> Crawler {
 /// ...)`).
 pub fn mcp_fetch(environment: &Environment) -> Crawler {
     let venv = crawler_venv(environment, "mcp-fetch");
+    let server = venv.join("bin/mcp-server-fetch");
     Crawler::new(
         "mcp-fetch",
         [
@@ -127,12 +129,13 @@ pub fn mcp_fetch(environment: &Environment) -> Crawler {
             MCP_FETCH_CLIENT.to_owned(),
             "{start_url}".to_owned(),
             "{agent}".to_owned(),
+            server.to_string_lossy().into_owned(),
         ],
     )
     .with_env("HOME", "{workdir}")
     .with_env("PYTHONDONTWRITEBYTECODE", "1")
     .with_time_limit(Duration::from_secs(20))
-    .with_requirement(venv.join("bin/mcp-server-fetch"))
+    .with_requirement(server)
     .with_version(MCP_FETCH_VERSION)
 }
 
@@ -244,4 +247,70 @@ pub fn spider(environment: &Environment) -> Crawler {
     .with_env("HOME", "{workdir}")
     .with_time_limit(Duration::from_secs(10))
     .with_version(SPIDER_VERSION)
+}
+
+/// The Debian version of `libwww-perl` (LWP::RobotUA) [`lwp_robotua`] was verified with
+/// (bookworm).
+pub const LIBWWW_PERL_VERSION: &str = "6.68-1";
+/// The Debian version of `linkchecker` [`linkchecker`] was verified with (bookworm).
+pub const LINKCHECKER_VERSION: &str = "10.2.1-1";
+/// The LWP::RobotUA script [`lwp_robotua`] runs, in this crate's sources.
+pub const LWP_ROBOTUA_SCRIPT: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/crawlers/lwp_robotua.pl");
+
+/// libwww-perl's robot user agent, `LWP::RobotUA` (Debian package `libwww-perl`, pinned
+/// at [`LIBWWW_PERL_VERSION`]), running [`LWP_ROBOTUA_SCRIPT`] with Perl.
+///
+/// `perl lwp_robotua.pl {start_url} {agent}`: a `LWP::RobotUA` with the agent as `agent`
+/// (its `User-Agent`, `/robots.txt`'s too), no delay (`delay(0)`: the constructor turns
+/// `delay => 0` into its default of one minute), a 5 s timeout; it gets the start page,
+/// then each same-origin page it links. Before the first request to a host LWP fetches
+/// `/robots.txt` (following redirects) and uses its body only when the response is a
+/// success with a text type and holds a `Disallow:` line; anything else (a 4xx, a 5xx, a
+/// failed request) is an empty file, which allows everything. `WWW::RobotRules` obeys a
+/// group whose name is a case-insensitive substring of the agent (`is_me`), else `*`: it
+/// obeys the token it is given.
+pub fn lwp_robotua() -> Crawler {
+    Crawler::new(
+        "lwp-robotua",
+        ["perl", LWP_ROBOTUA_SCRIPT, "{start_url}", "{agent}"],
+    )
+    .with_env("HOME", "{workdir}")
+    .with_time_limit(Duration::from_secs(10))
+    .with_requirement("/usr/share/perl5/LWP/RobotUA.pm")
+    .with_package(Package::apt("libwww-perl", LIBWWW_PERL_VERSION))
+}
+
+/// LinkChecker (Debian package `linkchecker`, pinned at [`LINKCHECKER_VERSION`]), which
+/// checks a site's links recursively and obeys robots.txt.
+///
+/// `linkchecker --no-status -r 2 --user-agent {agent} --timeout 5 -t 2 -o none
+/// {start_url}`: recursion depth 2 (the start page and what it links), internal URLs
+/// only (its default), the agent as the `User-Agent` of its page requests, a 5 s timeout,
+/// two threads, no output file. `HOME` is the work directory, so no `~/.linkchecker`
+/// configuration applies. Before a host's first URL it fetches `/robots.txt` with its own
+/// `User-Agent` (`Mozilla/5.0 (compatible; LinkChecker/10.2.1; ...)`), not the agent,
+/// and then matches groups for the agent it is given.
+pub fn linkchecker() -> Crawler {
+    Crawler::new(
+        "linkchecker",
+        [
+            "linkchecker",
+            "--no-status",
+            "-r",
+            "2",
+            "--user-agent",
+            "{agent}",
+            "--timeout",
+            "5",
+            "-t",
+            "2",
+            "-o",
+            "none",
+            "{start_url}",
+        ],
+    )
+    .with_env("HOME", "{workdir}")
+    .with_time_limit(Duration::from_secs(15))
+    .with_package(Package::apt("linkchecker", LINKCHECKER_VERSION))
 }

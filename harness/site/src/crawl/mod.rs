@@ -38,7 +38,8 @@
 //! program built with Colly [`COLLY_VERSION`]), and [`ignore_robots_fixture`], a script that ignores robots.txt (the
 //! control). Beside them the crawlers and AI-agent fetchers of [`fetchers`]: [`wget2`]
 //! (Debian), the MCP fetch server [`mcp_fetch`] and [`crawlee_python`] (PyPI),
-//! [`crawlee_js`] and [`simplecrawler`] (npm) and [`spider`] (crates.io).
+//! [`crawlee_js`] and [`simplecrawler`] (npm), [`spider`] (crates.io), and
+//! [`lwp_robotua`] (Perl) and [`linkchecker`] (Debian).
 //!
 //! ```
 //! use reptest_site::{crawl::{Crawler, Verdict}, Scenario};
@@ -65,9 +66,9 @@ mod run;
 
 pub use crawler::{Crawler, Package};
 pub use fetchers::{
-    crawlee_js, crawlee_python, mcp_fetch, simplecrawler, spider, wget2, CRAWLEE_JS_VERSION,
-    CRAWLEE_PYTHON_VERSION, MCP_FETCH_VERSION, SIMPLECRAWLER_VERSION, SPIDER_VERSION,
-    WGET2_VERSION,
+    crawlee_js, crawlee_python, linkchecker, lwp_robotua, mcp_fetch, simplecrawler, spider, wget2,
+    CRAWLEE_JS_VERSION, CRAWLEE_PYTHON_VERSION, LIBWWW_PERL_VERSION, LINKCHECKER_VERSION,
+    MCP_FETCH_VERSION, SIMPLECRAWLER_VERSION, SPIDER_VERSION, WGET2_VERSION,
 };
 pub use group::kill_running;
 pub(crate) use group::TERM_GRACE;
@@ -85,8 +86,9 @@ use reptest_core::Environment;
 /// The real crawlers reptest judges, as implementations (`reptest impls` lists them with
 /// kind `crawler`): `crawler-wget`, `crawler-httrack` and `crawler-wget2` (C),
 /// `crawler-scrapy`, `crawler-mcp-fetch` and `crawler-crawlee-python` (Python),
-/// `crawler-colly` (Go), `crawler-crawlee-js` and `crawler-simplecrawler` (JavaScript)
-/// and `crawler-spider` (Rust), installed in the state folder of `environment` and looked
+/// `crawler-colly` (Go), `crawler-crawlee-js` and `crawler-simplecrawler` (JavaScript),
+/// `crawler-spider` (Rust), `crawler-lwp-robotua` (Perl) and `crawler-linkchecker`
+/// (Python, from Debian), installed in the state folder of `environment` and looked
 /// for on its search path.
 pub fn implementations(environment: &Environment) -> Vec<CrawlerImplementation> {
     let crawler = |name: &str, language: &str, crawler: Crawler| {
@@ -111,5 +113,7 @@ pub fn implementations(environment: &Environment) -> Vec<CrawlerImplementation> 
             simplecrawler(environment),
         ),
         crawler("crawler-spider", "Rust", spider(environment)),
+        crawler("crawler-lwp-robotua", "Perl", lwp_robotua()),
+        crawler("crawler-linkchecker", "Python", linkchecker()),
     ]
 }
