@@ -10,12 +10,9 @@
 # - the npm crawlers (Crawlee's @crawlee/cheerio, simplecrawler), pinned in
 #   node/package.json and node/package-lock.json, with `npm ci` into
 #   $REPTEST_STATE/crawlers/node/node_modules;
-# - a small spider program (harness/site/crawlers/spider, the spider crate pinned in its
-#   Cargo.toml and Cargo.lock), built with `cargo build --release --locked` into
-#   $REPTEST_STATE/crawlers/spider-crawler.
 # Idempotent: the Debian crawlers are only checked when on PATH; pip runs only when a
 # venv's stamp does not match the hash of its requirements and the interpreter's
-# version; go build, npm ci and cargo build run only when their stamp does not match the
+# version; go build and npm ci run only when their stamp does not match the
 # hash of their sources and pins and of the toolchain's version.
 # Run through the entry point: bash harness/external/setup crawlers
 set -euo pipefail
@@ -104,23 +101,4 @@ else
   cp "$here/node/package.json" "$here/node/package-lock.json" "$node_dir/"
   (cd "$node_dir" && npm ci --no-audit --no-fund --ignore-scripts)
   echo "$want" > "$node_dir/.reptest.sha256"
-fi
-
-# spider, built from its pinned crate.
-spider_src="$repo/harness/site/crawlers/spider"
-spider_bin="$state/crawlers/spider-crawler"
-step="checking for cargo"
-command -v cargo >/dev/null 2>&1 \
-  || { echo "crawlers setup: cargo is missing (needed to build the spider crawler)" >&2; exit 1; }
-toolchain="$(cargo --version) $(rustc --version)"
-if stamp_matches "$spider_bin.sha256" "$spider_src/src/main.rs" "$spider_src/Cargo.toml" \
-  "$spider_src/Cargo.lock" && [ -x "$spider_bin" ]; then
-  echo "crawlers setup: spider-crawler up to date ($spider_bin)"
-else
-  step="cargo build the spider crawler into $spider_bin"
-  CARGO_TARGET_DIR="$state/crawlers/spider-target" \
-    cargo build --release --locked --manifest-path "$spider_src/Cargo.toml"
-  cp "$state/crawlers/spider-target/release/reptest-spider" "$spider_bin.tmp"
-  mv "$spider_bin.tmp" "$spider_bin"
-  echo "$want" > "$spider_bin.sha256"
 fi

@@ -59,8 +59,13 @@ class Session:
         return None if result.get("isError") or "error" in reply else text
 
     def close(self):
+        """Closes the session: stdin closed, then the server ended if it lingers."""
         self.server.stdin.close()
-        self.server.wait(timeout=5)
+        try:
+            self.server.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.server.kill()
+            self.server.wait()
 
 
 def links(html, base):

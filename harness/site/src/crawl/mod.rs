@@ -87,8 +87,9 @@ use reptest_core::Environment;
 /// kind `crawler`): `crawler-wget`, `crawler-httrack` and `crawler-wget2` (C),
 /// `crawler-scrapy`, `crawler-mcp-fetch` and `crawler-crawlee-python` (Python),
 /// `crawler-colly` (Go), `crawler-crawlee-js` and `crawler-simplecrawler` (JavaScript),
-/// `crawler-spider` (Rust), `crawler-lwp-robotua` (Perl) and `crawler-linkchecker`
-/// (Python, from Debian), installed in the state folder of `environment` and looked
+/// `crawler-lwp-robotua` (Perl) and `crawler-linkchecker` (Python, from Debian). [`spider`]
+/// is defined but not listed yet: setup does not build it (its 270 crates), see
+/// [`fetchers::spider`]; installed in the state folder of `environment` and looked
 /// for on its search path.
 pub fn implementations(environment: &Environment) -> Vec<CrawlerImplementation> {
     let crawler = |name: &str, language: &str, crawler: Crawler| {
@@ -112,7 +113,6 @@ pub fn implementations(environment: &Environment) -> Vec<CrawlerImplementation> 
             "JavaScript",
             simplecrawler(environment),
         ),
-        crawler("crawler-spider", "Rust", spider(environment)),
         crawler("crawler-lwp-robotua", "Perl", lwp_robotua()),
         crawler("crawler-linkchecker", "Python", linkchecker()),
     ]
