@@ -9,7 +9,8 @@ Each runs the way its header tells a maintainer to, against the libraries setup
 installed at their pins (harness/external/setup):
 - Python: the project venv ($REPTEST_STATE/venv), which holds the pins of
   harness/external/python/requirements.txt; the crawlers' loopback scripts (Python too)
-  start wget and httrack from Debian and Scrapy from its own venv;
+  start wget, wget2 and httrack from Debian, Scrapy, the MCP fetch server and Crawlee
+  for Python from their own venvs and the npm crawlers from theirs;
 - JavaScript: node with NODE_PATH=harness/external/node/node_modules (package-lock.json);
 - Go: a fresh module per reproducer, made by the report's own install line
   (`go mod init repro && go get MODULE@VERSION`), then `go run`;
@@ -71,9 +72,13 @@ def need(path_or_cmd: str) -> str:
 
 
 def python_cmd(entry, file: Path, _work: Path):
-    # The crawlers' scripts start the crawler by name: Scrapy from its own venv.
-    path = f"{STATE / 'crawlers' / 'scrapy-venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
-    env = dict(os.environ, PATH=path)
+    # The crawlers' scripts start the crawler by name: Scrapy, the MCP fetch server and
+    # Crawlee for Python (`python3` runs the driver scripts) from their own venvs, the
+    # npm crawlers with NODE_PATH their pinned node_modules (as their run line says).
+    crawlers = STATE / "crawlers"
+    venvs = [crawlers / f"{name}-venv" / "bin" for name in ("crawlee", "mcp-fetch", "scrapy")]
+    path = os.pathsep.join([*map(str, venvs), os.environ.get("PATH", "")])
+    env = dict(os.environ, PATH=path, NODE_PATH=str(crawlers / "node" / "node_modules"))
     return [need(str(STATE / "venv" / "bin" / "python")), str(file)], None, env
 
 

@@ -6,48 +6,135 @@
 //! command line reptest runs it with, prints every request it made in order, and judges
 //! as reptest does: a queried page it fetched is `allowed`, one it did not, `disallowed`.
 //!
-//! The crawlers with a self-contained command line get one: wget and httrack (Debian)
-//! and Scrapy (PyPI, with reptest's spider written beside the script). Colly runs as a
-//! Go program of reptest's own, so its reports keep the `reptest run` that replays them.
+//! The crawlers with a self-contained command line get one: wget, wget2, httrack,
+//! LinkChecker and LWP::RobotUA (Debian), Scrapy, the MCP fetch server and Crawlee for Python (PyPI), Crawlee for
+//! JavaScript and simplecrawler (npm). The driver script reptest runs one with (its
+//! Scrapy spider, its MCP client, its Crawlee, simplecrawler or LWP script) is written beside
+//! the reproducer. Colly and spider run as programs of reptest's own (Go, Rust), so
+//! their reports keep the `reptest run` that replays them.
 
 use super::{literal, BugReport, Language, Reproducer};
 use reptest_corpus::Case;
-use reptest_site::crawl::Crawler;
+use reptest_site::crawl::{self, Crawler};
 use reptest_site::{Fault, Scenario};
 
-/// The crawler `name` as a self-contained command line, with its one-line install.
-fn crawler(name: &str) -> Option<(Crawler, String)> {
-    let environment = reptest_core::Environment::default();
-    let crawler = match name {
-        "crawler-wget" => reptest_site::crawl::wget(),
-        "crawler-httrack" => reptest_site::crawl::httrack(),
-        "crawler-scrapy" => reptest_site::crawl::scrapy(&environment),
-        _ => return None,
-    };
-    let install = match crawler.package() {
-        Some(package) => package.install_command(),
-        None => format!(
-            "pip install scrapy=={}",
-            crawler.version().unwrap_or_default()
-        ),
-    };
-    Some((crawler, install))
+/// How a crawler is replayed outside reptest.
+struct Replay {
+    crawler: Crawler,
+    /// The one-line install.
+    install: String,
+    /// The driver script reptest runs it with: its path in reptest's sources, the name
+    /// the reproducer writes it under, and its source.
+    driver: Option<(&'static str, &'static str, &'static str)>,
+    /// Whether it runs on Node (its packages are found through `NODE_PATH`).
+    node: bool,
 }
 
-/// The command line with the program by its name (`scrapy` from PATH, not reptest's
-/// venv) and reptest's spider as the file the script writes.
-fn command(crawler: &Crawler) -> Vec<String> {
-    crawler
+/// The crawler `name` as a self-contained command line, with its one-line install.
+fn replay(name: &str) -> Option<Replay> {
+    let environment = reptest_core::Environment::default();
+    let pip = |crawler: &Crawler, package: &str| {
+        format!(
+            "pip install {package}=={}",
+            crawler.version().unwrap_or_default()
+        )
+    };
+    let npm = |crawler: &Crawler, package: &str| {
+        format!(
+            "npm install {package}@{}",
+            crawler.version().unwrap_or_default()
+        )
+    };
+    let (crawler, install, driver, node) = match name {
+        "crawler-wget" => (crawl::wget(), None, None, false),
+        "crawler-httrack" => (crawl::httrack(), None, None, false),
+        "crawler-wget2" => (crawl::wget2(), None, None, false),
+        "crawler-linkchecker" => (crawl::linkchecker(), None, None, false),
+        "crawler-lwp-robotua" => {
+            let driver = (
+                crawl::fetchers::LWP_ROBOTUA_SCRIPT,
+                "lwp_robotua.pl",
+                LWP_ROBOTUA_DRIVER,
+            );
+            (crawl::lwp_robotua(), None, Some(driver), false)
+        }
+        "crawler-scrapy" => {
+            let crawler = crawl::scrapy(&environment);
+            let install = pip(&crawler, "scrapy");
+            let driver = (crawl::SCRAPY_SPIDER, "reptest_spider.py", SCRAPY_DRIVER);
+            (crawler, Some(install), Some(driver), false)
+        }
+        "crawler-mcp-fetch" => {
+            let crawler = crawl::mcp_fetch(&environment);
+            let install = pip(&crawler, "mcp-server-fetch");
+            let driver = (
+                crawl::fetchers::MCP_FETCH_CLIENT,
+                "mcp_fetch_client.py",
+                MCP_DRIVER,
+            );
+            (crawler, Some(install), Some(driver), false)
+        }
+        "crawler-crawlee-python" => {
+            let crawler = crawl::crawlee_python(&environment);
+            let install = format!(
+                "pip install 'crawlee[beautifulsoup]=={}'",
+                crawl::CRAWLEE_PYTHON_VERSION
+            );
+            let driver = (
+                crawl::fetchers::CRAWLEE_PYTHON_SCRIPT,
+                "crawlee_crawler.py",
+                CRAWLEE_PYTHON_DRIVER,
+            );
+            (crawler, Some(install), Some(driver), false)
+        }
+        "crawler-crawlee-js" => {
+            let crawler = crawl::crawlee_js(&environment);
+            let install = npm(&crawler, "@crawlee/cheerio");
+            let driver = (
+                crawl::fetchers::CRAWLEE_JS_SCRIPT,
+                "crawlee_crawler.js",
+                CRAWLEE_JS_DRIVER,
+            );
+            (crawler, Some(install), Some(driver), true)
+        }
+        "crawler-simplecrawler" => {
+            let crawler = crawl::simplecrawler(&environment);
+            let install = npm(&crawler, "simplecrawler");
+            let driver = (
+                crawl::fetchers::SIMPLECRAWLER_SCRIPT,
+                "simplecrawler_crawler.js",
+                SIMPLECRAWLER_DRIVER,
+            );
+            (crawler, Some(install), Some(driver), true)
+        }
+        _ => return None,
+    };
+    let install = install.or_else(|| crawler.package().map(|p| p.install_command()))?;
+    Some(Replay {
+        crawler,
+        install,
+        driver,
+        node,
+    })
+}
+
+/// The command line with each program by its name (`scrapy`, `python3`,
+/// `mcp-server-fetch` from PATH, not reptest's venvs) and the driver script as the file
+/// the reproducer writes.
+fn command(replay: &Replay) -> Vec<String> {
+    replay
+        .crawler
         .command()
         .iter()
-        .map(|arg| {
-            if arg.ends_with("/bin/scrapy") {
-                "scrapy".to_string()
-            } else if arg == reptest_site::crawl::SCRAPY_SPIDER {
-                "{workdir}/reptest_spider.py".to_string()
-            } else {
-                arg.clone()
-            }
+        .map(|arg| match replay.driver {
+            Some((path, file, _)) if arg == path => format!("{{workdir}}/{file}"),
+            _ => ["scrapy", "python", "mcp-server-fetch"]
+                .into_iter()
+                .find(|program| arg.ends_with(&format!("/bin/{program}")))
+                .map_or_else(
+                    || arg.clone(),
+                    |program| program.replace("python", "python3"),
+                ),
         })
         .collect()
 }
@@ -55,7 +142,7 @@ fn command(crawler: &Crawler) -> Vec<String> {
 /// The reproducer of `bug`, a crawler's report on `case`, when the crawler has a
 /// self-contained command line and one fetch can show the case.
 pub fn reproducer(bug: &BugReport<'_>, case: &Case) -> Option<Reproducer> {
-    let (crawler, install) = crawler(&bug.implementation.name)?;
+    let replay = replay(&bug.implementation.name)?;
     let scenario = reptest_site::scenario_for(case.fetch.as_ref(), &case.body).ok()?;
     fault_name(&scenario).ok()?;
     let page = reptest_site::served_case::page_of(&bug.query.url);
@@ -72,14 +159,18 @@ pub fn reproducer(bug: &BugReport<'_>, case: &Case) -> Option<Reproducer> {
             seen
         });
     let file = format!("{}.py", bug.question.id);
-    let run = format!("python3 {file}");
-    let header = super::markdown::reproducer_header(bug, &install, &run);
-    let source = render(&header, bug, &crawler, &scenario, (&page, &pages));
+    let run = if replay.node {
+        format!("NODE_PATH=$PWD/node_modules python3 {file}")
+    } else {
+        format!("python3 {file}")
+    };
+    let header = super::markdown::reproducer_header(bug, &replay.install, &run);
+    let source = render(&header, bug, &replay, &scenario, (&page, &pages));
     Some(Reproducer {
         language: Language::Python,
         file,
         body_file: None,
-        install,
+        install: replay.install,
         source,
     })
 }
@@ -105,7 +196,7 @@ fn fault(scenario: &Scenario) -> Option<&'static str> {
 fn render(
     header: &[String],
     bug: &BugReport<'_>,
-    crawler: &Crawler,
+    replay: &Replay,
     scenario: &Scenario,
     (page, pages): (&str, &[String]),
 ) -> String {
@@ -126,15 +217,20 @@ fn render(
         })
         .collect();
     let fault = fault(scenario).map_or("None".into(), py);
+    let crawler = &replay.crawler;
+    // NODE_PATH (reptest's node_modules) is the caller's to set, as the run line says.
     let env: Vec<String> = crawler
         .env()
         .iter()
+        .filter(|(k, _)| k != "NODE_PATH")
         .map(|(k, v)| format!("{}: {}", py(k), py(v)))
         .collect();
-    let spider = if bug.implementation.name == "crawler-scrapy" {
-        literal::body(Language::Python, SPIDER.as_bytes(), "    ")
-    } else {
-        "None".into()
+    let (driver_file, driver) = match replay.driver {
+        Some((_, file, source)) => (
+            py(file),
+            literal::body(Language::Python, source.as_bytes(), "    "),
+        ),
+        None => ("None".into(), "None".into()),
     };
     let header: Vec<String> = header
         .iter()
@@ -162,10 +258,11 @@ fn render(
         ),
         ("REDIRECTS", format!("[{}]", redirects.join(", "))),
         ("FAULT", fault),
-        ("COMMAND", list(&command(crawler))),
+        ("COMMAND", list(&command(replay))),
         ("ENV", format!("{{{}}}", env.join(", "))),
         ("TIME_LIMIT", crawler.time_limit().as_secs().to_string()),
-        ("SPIDER", spider),
+        ("DRIVER_FILE", driver_file),
+        ("DRIVER", driver),
     ];
     let mut source = header.join("\n") + "\n" + DATA_HEAD;
     for (name, value) in values {
@@ -175,7 +272,17 @@ fn render(
 }
 
 /// reptest's Scrapy spider, which the Scrapy script writes beside itself.
-const SPIDER: &str = include_str!("../../../site/crawlers/scrapy_spider.py");
+const SCRAPY_DRIVER: &str = include_str!("../../../site/crawlers/scrapy_spider.py");
+/// reptest's MCP client for the fetch server.
+const MCP_DRIVER: &str = include_str!("../../../site/crawlers/mcp_fetch_client.py");
+/// reptest's Crawlee for Python script.
+const CRAWLEE_PYTHON_DRIVER: &str = include_str!("../../../site/crawlers/crawlee_crawler.py");
+/// reptest's Crawlee for JavaScript script.
+const CRAWLEE_JS_DRIVER: &str = include_str!("../../../site/crawlers/crawlee_crawler.js");
+/// reptest's LWP::RobotUA script.
+const LWP_ROBOTUA_DRIVER: &str = include_str!("../../../site/crawlers/lwp_robotua.pl");
+/// reptest's simplecrawler script.
+const SIMPLECRAWLER_DRIVER: &str = include_str!("../../../site/crawlers/simplecrawler_crawler.js");
 
 const DATA_HEAD: &str =
     "# The case as reptest's loopback site serves it, and the crawler as reptest runs it.\n";

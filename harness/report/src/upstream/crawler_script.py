@@ -130,9 +130,9 @@ def main():
         server.RequestHandlerClass = handler(index, table)
         threading.Thread(target=server.serve_forever, daemon=True).start()
     workdir = tempfile.mkdtemp(prefix="reptest-crawl-")
-    if SPIDER:
-        with open(os.path.join(workdir, "reptest_spider.py"), "wb") as f:
-            f.write(SPIDER)
+    if DRIVER:
+        with open(os.path.join(workdir, DRIVER_FILE), "wb") as f:
+            f.write(DRIVER)
     fill = {"{agent}": AGENT, "{workdir}": workdir, "{start_url}": origins[0] + START}
 
     def filled(arg):

@@ -41,6 +41,7 @@ pub struct Crawler {
     time_limit: Duration,
     package: Option<Package>,
     version: Option<String>,
+    requires: Vec<PathBuf>,
 }
 
 /// The registry package a crawler is pinned at, e.g. Debian's `wget` at
@@ -83,6 +84,7 @@ impl Crawler {
             time_limit: Self::DEFAULT_TIME_LIMIT,
             package: None,
             version: None,
+            requires: Vec::new(),
         }
     }
 
@@ -113,6 +115,19 @@ impl Crawler {
     pub fn with_version(mut self, version: impl Into<String>) -> Self {
         self.version = Some(version.into());
         self
+    }
+
+    /// The same crawler, needing `path` besides its program (the package a driver script
+    /// loads, e.g. a venv's console script or a `node_modules` package): it counts as
+    /// installed only when `path` exists.
+    pub fn with_requirement(mut self, path: impl Into<PathBuf>) -> Self {
+        self.requires.push(path.into());
+        self
+    }
+
+    /// The files it needs besides its program ([`with_requirement`](Self::with_requirement)).
+    pub fn requirements(&self) -> &[PathBuf] {
+        &self.requires
     }
 
     /// The version it states ([`with_version`](Self::with_version)), if any.
@@ -191,9 +206,11 @@ impl Crawler {
 
     /// Whether its program can be found: a path that is an executable file, or a name
     /// found in `search_path` (what `command -v` does with `PATH`; the caller's
-    /// [`reptest_core::Environment::search_path`]).
+    /// [`reptest_core::Environment::search_path`]), and every file it
+    /// [requires](Self::with_requirement) exists.
     pub fn is_installed(&self, search_path: &[PathBuf]) -> bool {
         find_program(self.program(), search_path).is_some()
+            && self.requires.iter().all(|path| path.exists())
     }
 
     /// The command line with the placeholders filled in.

@@ -87,8 +87,17 @@ impl Implementation for CrawlerImplementation {
         if self.crawler.is_installed(&self.search_path) {
             return Availability::Available;
         }
+        let missing = self
+            .crawler
+            .requirements()
+            .iter()
+            .find(|path| !path.exists())
+            .map_or_else(
+                || self.crawler.program().to_string(),
+                |path| path.display().to_string(),
+            );
         Availability::Unavailable {
-            why: format!("`{}` is not installed", self.crawler.program()),
+            why: format!("`{missing}` is not installed"),
             fix: self.crawler.package().map_or_else(
                 || "bash harness/external/setup crawlers".to_string(),
                 |package| package.install_command(),
