@@ -7,7 +7,7 @@ use super::{judge, registry};
 use reptest::report::policy::audit::{Audit, Reading, Row};
 use reptest::report::policy::crawlers::{Crawler, Purpose};
 use reptest::report::policy::lint;
-use reptest::{CaseInput, QueryInput};
+use reptest::QueryInput;
 use reptest_reference::{check_fetch, Config, Reason, Robots, Verdict};
 use reptest_survey::sites::{SiteClass, SiteQueries};
 
@@ -131,12 +131,6 @@ fn other_classes(
     site: &SiteQueries,
     urls: &[String],
 ) -> Result<(Vec<Vec<Reading>>, Vec<String>), String> {
-    let mut readings = vec![Vec::new(); site.ranges.len()];
-    if names.iter().any(|n| n == "none") {
-        return Ok((readings, Vec::new()));
-    }
-    let implementations =
-        super::super::selected_for_bodies(&super::super::registry(Default::default()), names)?;
     let queries: Vec<QueryInput<'_>> = site
         .queries
         .iter()
@@ -146,25 +140,20 @@ fn other_classes(
             url,
         })
         .collect();
-    let case = CaseInput {
-        robots: body,
-        fetch: None,
-        queries: &queries,
-    };
-    let mut compared = Vec::new();
-    for implementation in implementations.iter().filter(|i| i.name() != "reference") {
-        compared.push(implementation.name().to_string());
-        let outcomes = reptest::runner::evaluate(implementation.as_ref(), &case);
+    let answers = judge::other_outcomes(names, body, &queries)?;
+    let mut readings = vec![Vec::new(); site.ranges.len()];
+    for (name, outcomes) in &answers {
         for (range, out) in site.ranges.iter().zip(&mut readings) {
             let answers: Vec<Option<bool>> = outcomes[range.clone()]
                 .iter()
                 .map(|o| o.allowed())
                 .collect();
             out.push(Reading {
-                implementation: implementation.name().to_string(),
+                implementation: name.clone(),
                 class: SiteClass::of(&answers),
             });
         }
     }
+    let compared = answers.into_iter().map(|(name, _)| name).collect();
     Ok((readings, compared))
 }

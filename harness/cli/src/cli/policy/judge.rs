@@ -4,7 +4,7 @@
 use super::expect::Expectation;
 use super::source::Source;
 use reptest::report::policy::Judged;
-use reptest::{CaseInput, QueryInput};
+use reptest::{CaseInput, Outcome, QueryInput};
 use reptest_reference::{check_fetch, Config, Reason, Verdict};
 
 /// The product token used for `*`: a crawler that no group names.
@@ -107,11 +107,6 @@ pub(super) fn compare(
     body: &[u8],
     judged: &mut [Judged],
 ) -> Result<Vec<String>, String> {
-    if names.iter().any(|n| n == "none") {
-        return Ok(Vec::new());
-    }
-    let implementations =
-        super::super::selected_for_bodies(&super::super::registry(Default::default()), names)?;
     let queries: Vec<QueryInput<'_>> = judged
         .iter()
         .map(|j| QueryInput {
@@ -119,24 +114,45 @@ pub(super) fn compare(
             url: &j.url,
         })
         .collect();
-    let case = CaseInput {
-        robots: body,
-        fetch: None,
-        queries: &queries,
-    };
-    let mut compared = Vec::new();
+    let answers = other_outcomes(names, body, &queries)?;
     let mut readings = vec![Vec::new(); judged.len()];
-    for implementation in implementations.iter().filter(|i| i.name() != "reference") {
-        compared.push(implementation.name().to_string());
-        let outcomes = reptest::runner::evaluate(implementation.as_ref(), &case);
+    for (name, outcomes) in &answers {
         for ((j, outcome), others) in judged.iter().zip(outcomes).zip(&mut readings) {
             if outcome.allowed() != Some(j.reference_allows()) {
-                others.push(format!("{}: {}", implementation.name(), outcome.word()));
+                others.push(format!("{name}: {}", outcome.word()));
             }
         }
     }
     for (j, others) in judged.iter_mut().zip(readings) {
         j.others = others;
     }
-    Ok(compared)
+    Ok(answers.into_iter().map(|(name, _)| name).collect())
+}
+
+/// Each of the implementations `names` (`none`: no other; the reference left out) with
+/// its outcome of every query in `queries` on `body`, all asked in one case input so
+/// that each parses the body once.
+pub(super) fn other_outcomes(
+    names: &[String],
+    body: &[u8],
+    queries: &[QueryInput<'_>],
+) -> Result<Vec<(String, Vec<Outcome>)>, String> {
+    if names.iter().any(|n| n == "none") {
+        return Ok(Vec::new());
+    }
+    let implementations =
+        super::super::selected_for_bodies(&super::super::registry(Default::default()), names)?;
+    let case = CaseInput {
+        robots: body,
+        fetch: None,
+        queries,
+    };
+    Ok(implementations
+        .iter()
+        .filter(|i| i.name() != "reference")
+        .map(|i| {
+            let outcomes = reptest::runner::evaluate(i.as_ref(), &case);
+            (i.name().to_string(), outcomes)
+        })
+        .collect())
 }
