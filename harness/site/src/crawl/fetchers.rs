@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::crawler::{Crawler, Package};
-use super::pinned::state_dir;
+use super::pinned::{state_dir, wget_command};
 
 /// The Debian version of `wget2` [`wget2`] was verified with (bookworm).
 pub const WGET2_VERSION: &str = "1.99.1-2.2";
@@ -76,26 +76,7 @@ pub fn spider_binary(environment: &Environment) -> PathBuf {
 pub fn wget2() -> Crawler {
     Crawler::new(
         "wget2",
-        [
-            "wget2",
-            "--no-config",
-            "-r",
-            "-l",
-            "2",
-            "-nd",
-            "-np",
-            "-nv",
-            "--robots=on",
-            "-U",
-            "{agent}",
-            "-P",
-            "{workdir}",
-            "--tries=1",
-            "--timeout=5",
-            "--no-proxy",
-            "--max-threads=2",
-            "{start_url}",
-        ],
+        wget_command("wget2", &["--robots=on"], &["--max-threads=2"]),
     )
     .with_env("HOME", "{workdir}")
     .with_time_limit(Duration::from_secs(10))

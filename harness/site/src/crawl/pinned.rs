@@ -34,32 +34,34 @@ pub const HTTRACK_VERSION: &str = "3.49.4-1";
 /// every page (observed on this site), so the crawl would say nothing about robots.txt.
 /// The downloads go to `{workdir}`, which is removed after the run.
 pub fn wget() -> Crawler {
-    Crawler::new(
-        "wget",
-        [
-            "wget",
-            "--no-config",
-            "-r",
-            "-l",
-            "2",
-            "-nd",
-            "-np",
-            "-nv",
-            "-e",
-            "robots=on",
-            "-U",
-            "{agent}",
-            "-P",
-            "{workdir}",
-            "--tries=1",
-            "--timeout=5",
-            "--no-proxy",
-            "{start_url}",
-        ],
-    )
-    .with_env("HOME", "{workdir}")
-    .with_time_limit(Duration::from_secs(10))
-    .with_package(Package::apt("wget", WGET_VERSION))
+    Crawler::new("wget", wget_command("wget", &["-e", "robots=on"], &[]))
+        .with_env("HOME", "{workdir}")
+        .with_time_limit(Duration::from_secs(10))
+        .with_package(Package::apt("wget", WGET_VERSION))
+}
+
+/// The command line of [`wget`] and of its successor Wget2 (which takes wget's options):
+/// `PROGRAM --no-config -r -l 2 -nd -np -nv ROBOTS... -U {agent} -P {workdir} --tries=1
+/// --timeout=5 --no-proxy EXTRA... {start_url}`.
+pub(super) fn wget_command(program: &str, robots: &[&str], extra: &[&str]) -> Vec<String> {
+    let recursion = ["--no-config", "-r", "-l", "2", "-nd", "-np", "-nv"];
+    let agent_and_limits = [
+        "-U",
+        "{agent}",
+        "-P",
+        "{workdir}",
+        "--tries=1",
+        "--timeout=5",
+        "--no-proxy",
+    ];
+    std::iter::once(program)
+        .chain(recursion)
+        .chain(robots.iter().copied())
+        .chain(agent_and_limits)
+        .chain(extra.iter().copied())
+        .chain(["{start_url}"])
+        .map(str::to_owned)
+        .collect()
 }
 
 /// HTTrack website copier (Debian package `httrack`, pinned at [`HTTRACK_VERSION`]).
@@ -240,4 +242,24 @@ pub fn ignore_robots_fixture() -> Crawler {
         ["python3", IGNORE_ROBOTS_SCRIPT, "{start_url}", "{agent}"],
     )
     .with_time_limit(Duration::from_secs(10))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wget_and_wget2_take_the_same_options() {
+        let wget = wget();
+        assert_eq!(
+            wget.command().join(" "),
+            "wget --no-config -r -l 2 -nd -np -nv -e robots=on -U {agent} -P {workdir} \
+             --tries=1 --timeout=5 --no-proxy {start_url}"
+        );
+        assert_eq!(
+            super::super::wget2().command().join(" "),
+            "wget2 --no-config -r -l 2 -nd -np -nv --robots=on -U {agent} -P {workdir} \
+             --tries=1 --timeout=5 --no-proxy --max-threads=2 {start_url}"
+        );
+    }
 }
