@@ -31,6 +31,23 @@ pub trait Implementation: Send + Sync {
     fn evaluate_with_evidence(&self, case: &CaseInput<'_>) -> (Vec<Outcome>, Vec<String>) {
         (self.evaluate(case), Vec::new())
     }
+
+    /// How many cases it answers best at once ([`evaluate_batch`](Self::evaluate_batch)):
+    /// 1 by default; more for a crawler that crawls many loopback sites in one process, so
+    /// its start-up is paid once per batch.
+    fn batch_size(&self) -> usize {
+        1
+    }
+
+    /// [`evaluate_with_evidence`](Self::evaluate_with_evidence) for several cases at once
+    /// (at most [`batch_size`](Self::batch_size)), one answer per case, in order. By
+    /// default each case in turn.
+    fn evaluate_batch(&self, cases: &[CaseInput<'_>]) -> Vec<(Vec<Outcome>, Vec<String>)> {
+        cases
+            .iter()
+            .map(|case| self.evaluate_with_evidence(case))
+            .collect()
+    }
 }
 
 /// What an implementation is and can do.

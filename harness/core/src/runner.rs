@@ -298,7 +298,9 @@ struct Column {
 }
 
 /// Runs every case of `cases` through `implementation` in the current rayon pool, each
-/// case through `gate` when there is one.
+/// case (or each batch of cases, for an implementation whose
+/// [`batch_size`](Implementation::batch_size) is more than 1) through `gate` when there is
+/// one.
 fn run_column(
     cases: &[Case],
     implementation: &dyn Implementation,
@@ -306,20 +308,31 @@ fn run_column(
     gate: Option<&Gate>,
 ) -> Column {
     let started = Instant::now();
-    let answered: Vec<(Vec<Outcome>, Vec<String>, Duration)> = cases
+    let batch = implementation.batch_size().max(1);
+    let order = largest_first(cases, batch);
+    let chunks: Vec<&[Case]> = order
+        .iter()
+        .map(|&(start, end)| &cases[start..end])
+        .collect();
+    let answered: Vec<(Vec<Outcome>, Vec<String>, Duration)> = chunks
         .par_iter()
-        .map(|case| {
-            // A case's time is its own: a wait for the gate is not in it.
+        .flat_map_iter(|&chunk| {
+            // A case's time is its own: a wait for the gate is not in it; the cases of a
+            // batch share its time equally.
             let evaluate = || {
-                let case_started = Instant::now();
-                let (outcomes, evidence) = evaluate_case_with_evidence(implementation, case);
-                (outcomes, evidence, case_started.elapsed())
+                let batch_started = Instant::now();
+                let answers = evaluate_cases_with_evidence(implementation, chunk);
+                let share = batch_started.elapsed() / u32::try_from(chunk.len()).unwrap_or(1);
+                answers
+                    .into_iter()
+                    .map(|(outcomes, evidence)| (outcomes, evidence, share))
+                    .collect::<Vec<_>>()
             };
             let answered = match gate {
                 Some(gate) => gate.pass(evaluate),
                 None => evaluate(),
             };
-            observer.answered(answered.0.len());
+            observer.answered(answered.iter().map(|answer| answer.0.len()).sum());
             answered
         })
         .collect();
@@ -329,7 +342,11 @@ fn run_column(
         case_elapsed: Vec::with_capacity(cases.len()),
         evidence: BTreeMap::new(),
     };
-    for (case, (outcomes, evidence, elapsed)) in cases.iter().zip(answered) {
+    // Back into corpus order.
+    let positions = order.iter().flat_map(|&(start, end)| start..end);
+    let mut answered: Vec<_> = positions.zip(answered).collect();
+    answered.sort_by_key(|&(position, _)| position);
+    for (case, (_, (outcomes, evidence, elapsed))) in cases.iter().zip(answered) {
         column.outcomes.extend(outcomes);
         column.case_elapsed.push((case.id.clone(), elapsed));
         if !evidence.is_empty() {
@@ -337,6 +354,22 @@ fn run_column(
         }
     }
     column
+}
+
+/// The batches of `cases` (`start..end` ranges of `batch` cases, one case each when
+/// `batch` is 1), the largest bodies first: the slowest work starts first, so a column's
+/// wall time is not one long case left running alone at its end (a parser's cost grows
+/// with the body: a 512,000-octet file can take one library 25 s).
+fn largest_first(cases: &[Case], batch: usize) -> Vec<(usize, usize)> {
+    let mut ranges: Vec<(usize, usize)> = (0..cases.len())
+        .step_by(batch)
+        .map(|start| (start, (start + batch).min(cases.len())))
+        .collect();
+    let size = |&(start, end): &(usize, usize)| -> usize {
+        cases[start..end].iter().map(|case| case.body.len()).sum()
+    };
+    ranges.sort_by_key(|range| std::cmp::Reverse(size(range)));
+    ranges
 }
 
 /// A rayon pool of `threads` threads (`None` when one cannot be built: the caller then
@@ -557,12 +590,75 @@ pub fn evaluate_with_evidence(
     implementation: &dyn Implementation,
     input: &CaseInput<'_>,
 ) -> (Vec<Outcome>, Vec<String>) {
-    let count = input.queries.len();
-    if input.fetch.is_some() && !implementation.info().capabilities.fetch_outcomes {
-        let why = "takes a body only; this case describes a fetch outcome (RFC 9309 §2.3.1)";
-        return (vec![Outcome::Unsupported(why.into()); count], Vec::new());
+    if let Some(unsupported) = unsupported_fetch(implementation, input) {
+        return unsupported;
     }
-    let (answers, evidence) = implementation.evaluate_with_evidence(input);
+    let answer = implementation.evaluate_with_evidence(input);
+    checked_count(input, answer)
+}
+
+/// [`evaluate_case_with_evidence`] for several cases at once, through
+/// [`Implementation::evaluate_batch`] (the cases an implementation cannot take left out
+/// of the batch), with the same guarantees for each case.
+pub fn evaluate_cases_with_evidence(
+    implementation: &dyn Implementation,
+    cases: &[Case],
+) -> Vec<(Vec<Outcome>, Vec<String>)> {
+    let queries: Vec<Vec<QueryInput<'_>>> = cases
+        .iter()
+        .map(|case| case.queries.iter().map(QueryInput::from).collect())
+        .collect();
+    let inputs: Vec<CaseInput<'_>> = cases
+        .iter()
+        .zip(&queries)
+        .map(|(case, queries)| CaseInput {
+            robots: &case.body,
+            fetch: case.fetch.as_ref(),
+            queries,
+        })
+        .collect();
+    if let [input] = inputs.as_slice() {
+        return vec![evaluate_with_evidence(implementation, input)];
+    }
+    let mut answers: Vec<Option<(Vec<Outcome>, Vec<String>)>> = inputs
+        .iter()
+        .map(|input| unsupported_fetch(implementation, input))
+        .collect();
+    let asked: Vec<usize> = (0..inputs.len())
+        .filter(|&i| answers[i].is_none())
+        .collect();
+    let batch: Vec<CaseInput<'_>> = asked.iter().map(|&i| inputs[i]).collect();
+    let mut given = implementation.evaluate_batch(&batch).into_iter();
+    for &i in &asked {
+        let answer = given.next().unwrap_or_default();
+        answers[i] = Some(checked_count(&inputs[i], answer));
+    }
+    answers.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+/// Every query `unsupported` when `input` has a fetch outcome and `implementation`
+/// cannot take one (RFC 9309 §2.3.1); `None` when it can.
+fn unsupported_fetch(
+    implementation: &dyn Implementation,
+    input: &CaseInput<'_>,
+) -> Option<(Vec<Outcome>, Vec<String>)> {
+    if input.fetch.is_none() || implementation.info().capabilities.fetch_outcomes {
+        return None;
+    }
+    let why = "takes a body only; this case describes a fetch outcome (RFC 9309 §2.3.1)";
+    Some((
+        vec![Outcome::Unsupported(why.into()); input.queries.len()],
+        Vec::new(),
+    ))
+}
+
+/// `answer` when it has one outcome per query of `input`, else `error` for every query
+/// (the evidence kept).
+fn checked_count(
+    input: &CaseInput<'_>,
+    (answers, evidence): (Vec<Outcome>, Vec<String>),
+) -> (Vec<Outcome>, Vec<String>) {
+    let count = input.queries.len();
     if answers.len() == count {
         (answers, evidence)
     } else {
@@ -638,6 +734,104 @@ mod tests {
 
         fn evaluate(&self, _: &CaseInput<'_>) -> Vec<Outcome> {
             Vec::new()
+        }
+    }
+
+    /// `conforming`, answering in batches of `size`, each batch's length recorded.
+    struct Batched {
+        inner: Box<dyn Implementation>,
+        size: usize,
+        batches: std::sync::Mutex<Vec<usize>>,
+    }
+
+    impl Implementation for Batched {
+        fn info(&self) -> &ImplInfo {
+            self.inner.info()
+        }
+
+        fn evaluate(&self, case: &CaseInput<'_>) -> Vec<Outcome> {
+            self.inner.evaluate(case)
+        }
+
+        fn batch_size(&self) -> usize {
+            self.size
+        }
+
+        fn evaluate_batch(&self, cases: &[CaseInput<'_>]) -> Vec<(Vec<Outcome>, Vec<String>)> {
+            self.batches.lock().unwrap().push(cases.len());
+            let mut answers: Vec<_> = cases
+                .iter()
+                .map(|case| {
+                    (
+                        self.inner.evaluate(case),
+                        vec![format!("{} queries", case.queries.len())],
+                    )
+                })
+                .collect();
+            // The last case of a full batch is answered with one outcome too few.
+            if cases.len() == self.size {
+                answers.last_mut().map(|(outcomes, _)| outcomes.pop());
+            }
+            answers
+        }
+    }
+
+    /// An implementation that answers several cases at once gets them in batches of its
+    /// size, and each case's answer lands on its own queries, checked like any other.
+    #[test]
+    fn batches_are_answered_case_by_case_in_corpus_order() {
+        let batched = Batched {
+            inner: conforming().boxed(),
+            size: 2,
+            batches: std::sync::Mutex::new(Vec::new()),
+        };
+        let corpus = fixtures::corpus();
+        let whole = run(&corpus, &[conforming().boxed()]);
+        let implementations: Vec<Box<dyn Implementation>> = vec![Box::new(batched)];
+        let batched_run = run(&corpus, &implementations);
+        assert_eq!(batched_run.queries, whole.queries);
+        assert_eq!(timed(&batched_run, 0), timed(&whole, 0));
+        let cases = corpus.cases();
+        let mut short = 0;
+        for (chunk, answers) in cases.chunks(2).zip(
+            cases
+                .chunks(2)
+                .map(|chunk| evaluate_cases_with_evidence(implementations[0].as_ref(), chunk)),
+        ) {
+            for (i, (case, (outcomes, evidence))) in chunk.iter().zip(answers).enumerate() {
+                // A case alone is answered through `evaluate_with_evidence`.
+                let batch_evidence = vec![format!("{} queries", case.queries.len())];
+                assert_eq!(evidence.is_empty(), chunk.len() == 1, "{}", case.id);
+                if chunk.len() == 2 {
+                    assert_eq!(evidence, batch_evidence);
+                }
+                let expected = evaluate_case(&*conforming().boxed(), case);
+                if chunk.len() == 2 && i == 1 {
+                    short += 1;
+                    assert!(outcomes.iter().all(|o| o.word() == "error"), "{outcomes:?}");
+                } else {
+                    assert_eq!(outcomes, expected, "{}", case.id);
+                }
+            }
+        }
+        assert!(short >= 2, "{short}");
+    }
+
+    #[test]
+    fn the_largest_bodies_go_first_and_every_case_once() {
+        let corpus = fixtures::corpus();
+        let cases = corpus.cases();
+        for batch in [1, 2, 3, 100] {
+            let order = largest_first(cases, batch);
+            let mut seen: Vec<usize> = order.iter().flat_map(|&(a, b)| a..b).collect();
+            let sizes: Vec<usize> = order
+                .iter()
+                .map(|&(a, b)| cases[a..b].iter().map(|c| c.body.len()).sum())
+                .collect();
+            assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{batch}: {sizes:?}");
+            assert!(order.iter().all(|&(a, b)| b - a <= batch && b > a));
+            seen.sort_unstable();
+            assert_eq!(seen, (0..cases.len()).collect::<Vec<_>>());
         }
     }
 

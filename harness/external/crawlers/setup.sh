@@ -3,7 +3,7 @@
 # (harness/site/src/crawl/pinned.rs):
 # - GNU wget, GNU Wget2, HTTrack, libwww-perl (LWP::RobotUA) and LinkChecker, from
 #   Debian, as root; otherwise says what to install. pinned.rs names the Debian versions they were verified with;
-# - Scrapy, the MCP fetch server and Crawlee for Python, each pinned in its
+# - Scrapy, the MCP fetch server, Crawlee for Python and trafilatura, each pinned in its
 #   NAME-requirements.txt, each in its own venv $REPTEST_STATE/crawlers/NAME-venv;
 # - a small Colly program (harness/site/crawlers/colly, Colly pinned in its go.mod and
 #   go.sum), built with `go build` into $REPTEST_STATE/crawlers/colly-crawler;
@@ -47,8 +47,8 @@ ensure_venv "crawlers setup" "$venv" "$here/scrapy-requirements.txt"
 step="running scrapy version"
 echo "crawlers: $("$venv/bin/scrapy" version 2>/dev/null)"
 
-# The MCP fetch server and Crawlee for Python, each in a venv of its own.
-for name in mcp-fetch crawlee; do
+# The MCP fetch server, Crawlee for Python and trafilatura, each in a venv of its own.
+for name in mcp-fetch crawlee trafilatura; do
   step="installing $name-requirements.txt into $state/crawlers/$name-venv"
   ensure_venv "crawlers setup" "$state/crawlers/$name-venv" "$here/$name-requirements.txt"
 done

@@ -72,11 +72,16 @@ def need(path_or_cmd: str) -> str:
 
 
 def python_cmd(entry, file: Path, _work: Path):
-    # The crawlers' scripts start the crawler by name: Scrapy, the MCP fetch server and
-    # Crawlee for Python (`python3` runs the driver scripts) from their own venvs, the
+    # The crawlers' scripts start the crawler by name: Scrapy, the MCP fetch server,
+    # Crawlee for Python and trafilatura (`python3` runs the driver scripts) from their own venvs, the
     # npm crawlers with NODE_PATH their pinned node_modules (as their run line says).
+    # trafilatura's driver imports trafilatura, so its venv's python3 comes first for its
+    # reproducers (the other drivers need only the standard library or their venv's).
     crawlers = STATE / "crawlers"
-    venvs = [crawlers / f"{name}-venv" / "bin" for name in ("crawlee", "mcp-fetch", "scrapy")]
+    names = ["crawlee", "mcp-fetch", "scrapy"]
+    if entry.get("implementation") == "crawler-trafilatura":
+        names.insert(0, "trafilatura")
+    venvs = [crawlers / f"{name}-venv" / "bin" for name in names]
     path = os.pathsep.join([*map(str, venvs), os.environ.get("PATH", "")])
     env = dict(os.environ, PATH=path, NODE_PATH=str(crawlers / "node" / "node_modules"))
     return [need(str(STATE / "venv" / "bin" / "python")), str(file)], None, env

@@ -5,14 +5,19 @@ A ``BeautifulSoupCrawler`` (plain HTTP, no browser) with ``respect_robots_txt_fi
 from Crawlee's documented API: it starts at the start page and enqueues every link on the
 same hostname (``enqueue_links``, Crawlee's default strategy), to depth 1 below the start
 page (``max_crawl_depth=1``), one retry-free request at a time
-(``max_request_retries=0``), 5 s per request. Its HTTP client is Crawlee's default,
+(``max_request_retries=0``), 5 s per request (the handler's timeout, and the HTTP
+client's, which bounds the robots.txt request too). Its HTTP client is Crawlee's default,
 ``ImpitHttpClient``, given the agent as its ``User-Agent`` header. Storage stays in
 memory (``MemoryStorageClient``), so nothing is written to disk. Everything about
 robots.txt is Crawlee's own: before the first request to an origin it fetches
 ``/robots.txt`` (``RobotsTxtFile.find``), parses it with Protego, and skips each request
 ``RobotsTxtFile.is_allowed`` refuses.
 
-Usage: python crawlee_crawler.py START_URL AGENT
+Given several start pages (reptest's batches: one loopback site per case, each on an
+origin of its own) it crawls them all in one run, up to eight requests at a time; each
+origin gets its own robots.txt, as Crawlee keeps one per origin.
+
+Usage: python crawlee_crawler.py AGENT START_URL [START_URL...]
 """
 
 import asyncio
@@ -25,15 +30,15 @@ from crawlee.http_clients import ImpitHttpClient
 from crawlee.storage_clients import MemoryStorageClient
 
 
-async def main(start, agent):
+async def main(agent, starts):
     crawler = BeautifulSoupCrawler(
-        http_client=ImpitHttpClient(headers={"User-Agent": agent}),
+        http_client=ImpitHttpClient(headers={"User-Agent": agent}, timeout=5.0),
         storage_client=MemoryStorageClient(),
         respect_robots_txt_file=True,
         max_crawl_depth=1,
         max_request_retries=0,
         request_handler_timeout=timedelta(seconds=5),
-        concurrency_settings=ConcurrencySettings(max_concurrency=2, desired_concurrency=2),
+        concurrency_settings=ConcurrencySettings(max_concurrency=8, desired_concurrency=8),
         configure_logging=False,
     )
 
@@ -41,10 +46,10 @@ async def main(start, agent):
     async def handler(context: BeautifulSoupCrawlingContext) -> None:
         await context.enqueue_links()
 
-    await crawler.run([start])
+    await crawler.run(starts)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: crawlee_crawler.py START_URL AGENT")
-    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    if len(sys.argv) < 3:
+        sys.exit("usage: crawlee_crawler.py AGENT START_URL [START_URL...]")
+    asyncio.run(main(sys.argv[1], sys.argv[2:]))

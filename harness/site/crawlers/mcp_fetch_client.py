@@ -13,13 +13,21 @@ origin's ``/robots.txt`` with the agent as ``User-Agent`` and refuses the call (
 hand (newline-delimited JSON on stdio), so the client needs nothing but the standard
 library.
 
-Usage: python3 mcp_fetch_client.py START_URL AGENT [SERVER]   (SERVER: mcp-server-fetch)
+Given several start pages (reptest's batches: one loopback site per case, each on an
+origin of its own) it reads them all in one session, up to eight sites at a time (the
+server answers concurrent requests; each site's pages are asked for in order), as an
+assistant with several pages to read does.
+
+Usage: python3 mcp_fetch_client.py SERVER AGENT START_URL [START_URL...]
+       (SERVER: the mcp-server-fetch program)
 """
 
 import json
 import re
 import subprocess
 import sys
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from html import unescape
 from urllib.parse import urljoin, urlsplit
 
@@ -27,26 +35,41 @@ PROTOCOL = "2025-11-25"
 
 
 class Session:
-    """One stdio session with the server: requests out, their responses back."""
+    """One stdio session with the server: requests out (from any thread), each response
+    handed to the request that waits for it by a reader thread."""
 
     def __init__(self, server, agent):
         self.server = subprocess.Popen(
             [server, "--user-agent", agent, "--allow-private-ips"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.next_id = 0
+        self.lock = threading.Lock()
+        self.waiting = {}
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        for line in self.server.stdout:
+            message = json.loads(line)
+            with self.lock:
+                waiter = self.waiting.pop(message.get("id"), None)
+            if waiter is not None:
+                waiter.set_result(message)
+        with self.lock:
+            waiters, self.waiting = list(self.waiting.values()), {}
+        for waiter in waiters:
+            waiter.set_exception(RuntimeError("the server closed its output"))
 
     def send(self, message):
         self.server.stdin.write(json.dumps(message) + "\n")
         self.server.stdin.flush()
 
     def request(self, method, params):
-        self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        for line in self.server.stdout:
-            message = json.loads(line)
-            if message.get("id") == self.next_id:
-                return message
-        raise RuntimeError("the server closed its output")
+        waiter = Future()
+        with self.lock:
+            self.next_id += 1
+            self.waiting[self.next_id] = waiter
+            self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        return waiter.result()
 
     def fetch(self, url):
         """The fetch tool's text, or None when the call failed (robots.txt refused it,
@@ -79,20 +102,27 @@ def links(html, base):
     return found
 
 
-def main(start, agent, server="mcp-server-fetch"):
+def read_site(session, start):
+    """The start page, then each same-origin page it links, in order."""
+    page = session.fetch(start)
+    for url in links(page or "", start):
+        if url != start:
+            session.fetch(url)
+
+
+def main(server, agent, starts):
     session = Session(server, agent)
     session.request("initialize", {
         "protocolVersion": PROTOCOL, "capabilities": {},
         "clientInfo": {"name": "reptest", "version": "0.1.0"}})
     session.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    page = session.fetch(start)
-    for url in links(page or "", start):
-        if url != start:
-            session.fetch(url)
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for done in [pool.submit(read_site, session, start) for start in starts]:
+            done.result()
     session.close()
 
 
 if __name__ == "__main__":
-    if len(sys.argv) not in (3, 4):
-        sys.exit("usage: mcp_fetch_client.py START_URL AGENT [SERVER]")
-    main(*sys.argv[1:])
+    if len(sys.argv) < 4:
+        sys.exit("usage: mcp_fetch_client.py SERVER AGENT START_URL [START_URL...]")
+    main(sys.argv[1], sys.argv[2], sys.argv[3:])

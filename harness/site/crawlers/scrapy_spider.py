@@ -1,7 +1,9 @@
 """A minimal Scrapy spider that reptest runs as a real crawler (harness/site/src/crawl/pinned.rs).
 
-It starts at the page given with ``-a start=URL``, stays on that URL's host, follows every
-``<a href>`` of each page it gets (``DEPTH_LIMIT`` bounds the depth) and yields nothing.
+It starts at the pages given with ``-a start=URL`` (several separated by spaces: reptest's
+batches, one loopback site per case, each on an origin of its own), stays on those URLs'
+hosts, follows every ``<a href>`` of each page it gets (``DEPTH_LIMIT`` bounds the depth)
+and yields nothing.
 Everything about robots.txt is Scrapy's own: ``ROBOTSTXT_OBEY`` turns on its
 RobotsTxtMiddleware, which fetches ``/robots.txt`` before the first request to an origin
 and asks the parser named by ``ROBOTSTXT_PARSER`` (Protego by default). The settings are
@@ -17,7 +19,8 @@ import scrapy
 
 
 class ReptestSpider(scrapy.Spider):
-    """Crawls one origin's host from ``start``, following every link."""
+    """Crawls the hosts of the start pages in ``start`` (space-separated), following every
+    link."""
 
     name = "reptest"
 
@@ -25,9 +28,9 @@ class ReptestSpider(scrapy.Spider):
         super().__init__(*args, **kwargs)
         if not start:
             raise ValueError("give the start page with -a start=URL")
-        self.start_urls = [start]
-        # Offsite filtering compares host names only (no port): the start URL's host.
-        self.allowed_domains = [urlsplit(start).hostname]
+        self.start_urls = start.split()
+        # Offsite filtering compares host names only (no port): the start URLs' hosts.
+        self.allowed_domains = sorted({urlsplit(url).hostname for url in self.start_urls})
 
     def parse(self, response):
         if not isinstance(response, scrapy.http.TextResponse):

@@ -11,23 +11,31 @@
 // (`Crawler#getRobotsTxt`); a request that fails emits `robotstxterror` and the crawl
 // goes on as if there were no file.
 //
-// Usage: node simplecrawler_crawler.js START_URL AGENT   (NODE_PATH: the pinned node_modules)
+// Given several start pages (reptest's batches: one loopback site per case, each on an
+// origin of its own) it starts one crawler per start page in the same process, all at
+// once; the process ends when every crawl has.
+//
+// Usage: node simplecrawler_crawler.js AGENT START_URL [START_URL...]
+//        (NODE_PATH: the pinned node_modules)
 'use strict';
 
 const Crawler = require('simplecrawler');
 
-if (process.argv.length !== 4) {
-    console.error('usage: node simplecrawler_crawler.js START_URL AGENT');
+if (process.argv.length < 4) {
+    console.error('usage: node simplecrawler_crawler.js AGENT START_URL [START_URL...]');
     process.exit(2);
 }
-const crawler = new Crawler(process.argv[2]);
-crawler.userAgent = process.argv[3];
-crawler.respectRobotsTxt = true;
-crawler.maxDepth = 2;
-crawler.interval = 10;
-crawler.maxConcurrency = 2;
-crawler.timeout = 5000;
-crawler.on('robotstxterror', (error) => console.error(`robotstxterror: ${error.message}`));
-crawler.on('fetchdisallowed', (item) => console.error(`disallowed: ${item.url}`));
-crawler.on('complete', () => console.error('complete'));
-crawler.start();
+const agent = process.argv[2];
+for (const start of process.argv.slice(3)) {
+    const crawler = new Crawler(start);
+    crawler.userAgent = agent;
+    crawler.respectRobotsTxt = true;
+    crawler.maxDepth = 2;
+    crawler.interval = 10;
+    crawler.maxConcurrency = 2;
+    crawler.timeout = 5000;
+    crawler.on('robotstxterror', (error) => console.error(`${start} robotstxterror: ${error.message}`));
+    crawler.on('fetchdisallowed', (item) => console.error(`${start} disallowed: ${item.url}`));
+    crawler.on('complete', () => console.error(`${start} complete`));
+    crawler.start();
+}

@@ -97,6 +97,16 @@ fn replay(name: &str) -> Option<Replay> {
             );
             (crawler, Some(install), Some(driver), true)
         }
+        "crawler-trafilatura" => {
+            let crawler = crawl::trafilatura(&environment);
+            let install = pip(&crawler, "trafilatura");
+            let driver = (
+                crawl::fetchers::TRAFILATURA_SCRIPT,
+                "trafilatura_crawler.py",
+                TRAFILATURA_DRIVER,
+            );
+            (crawler, Some(install), Some(driver), false)
+        }
         "crawler-simplecrawler" => {
             let crawler = crawl::simplecrawler(&environment);
             let install = npm(&crawler, "simplecrawler");
@@ -279,6 +289,8 @@ const MCP_DRIVER: &str = include_str!("../../../site/crawlers/mcp_fetch_client.p
 const CRAWLEE_PYTHON_DRIVER: &str = include_str!("../../../site/crawlers/crawlee_crawler.py");
 /// reptest's Crawlee for JavaScript script.
 const CRAWLEE_JS_DRIVER: &str = include_str!("../../../site/crawlers/crawlee_crawler.js");
+/// reptest's trafilatura spider script.
+const TRAFILATURA_DRIVER: &str = include_str!("../../../site/crawlers/trafilatura_crawler.py");
 /// reptest's LWP::RobotUA script.
 const LWP_ROBOTUA_DRIVER: &str = include_str!("../../../site/crawlers/lwp_robotua.pl");
 /// reptest's simplecrawler script.

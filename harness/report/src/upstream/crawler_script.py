@@ -133,7 +133,9 @@ def main():
     if DRIVER:
         with open(os.path.join(workdir, DRIVER_FILE), "wb") as f:
             f.write(DRIVER)
-    fill = {"{agent}": AGENT, "{workdir}": workdir, "{start_url}": origins[0] + START}
+    # {start_urls} before {start_url}, which it begins with; one site, so one start page.
+    fill = {"{agent}": AGENT, "{workdir}": workdir, "{start_urls}": origins[0] + START,
+            "{start_url}": origins[0] + START}
 
     def filled(arg):
         for key, value in fill.items():

@@ -13,6 +13,10 @@ use crate::error::Error;
 ///
 /// - `{start_url}`: the site's start page, `http://127.a.b.c:PORT/`, which links every
 ///   queried page;
+/// - `{start_urls}`: the start pages of every site of a batch
+///   ([`with_batch`](Crawler::with_batch)), each on an origin of its own: an argument that
+///   is exactly `{start_urls}` becomes one argument per start page, elsewhere they are
+///   joined by spaces;
 /// - `{agent}`: the product token the crawler must present (as its `User-Agent`) and obey
 ///   (RFC 9309 §2.2.1);
 /// - `{workdir}`: a fresh, empty temporary directory for this run, removed afterwards
@@ -42,6 +46,17 @@ pub struct Crawler {
     package: Option<Package>,
     version: Option<String>,
     requires: Vec<PathBuf>,
+    batch: Option<Batch>,
+}
+
+/// How a crawler that takes many start pages at once is run
+/// ([`Crawler::with_batch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Batch {
+    /// At most this many sites per crawl.
+    sites: usize,
+    /// The time limit grows by this much for each site after the first.
+    per_site: Duration,
 }
 
 /// The registry package a crawler is pinned at, e.g. Debian's `wget` at
@@ -57,12 +72,18 @@ pub struct Package {
 }
 
 /// The placeholders a template may use.
-const PLACEHOLDERS: [&str; 3] = ["start_url", "agent", "workdir"];
+const PLACEHOLDERS: [&str; 4] = ["start_url", "start_urls", "agent", "workdir"];
+
+/// The placeholder of every start page of a batch.
+const START_URLS: &str = "{start_urls}";
 
 /// What the placeholders stand for in one run.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Values<'a> {
+    /// The first site's start page.
     pub(crate) start_url: &'a str,
+    /// Every site's start page, in order (the first is `start_url`).
+    pub(crate) start_urls: &'a [String],
     pub(crate) agent: &'a str,
     pub(crate) workdir: &'a str,
 }
@@ -85,7 +106,35 @@ impl Crawler {
             package: None,
             version: None,
             requires: Vec::new(),
+            batch: None,
         }
+    }
+
+    /// The same crawler, crawling up to `sites` sites in one run (one process given every
+    /// start page, [`Crawler::run_many`]): its command must hold `{start_urls}`. A batch of `n` sites has the time limit plus `per_site` for
+    /// each site after the first. A crawler whose process costs seconds to start (a
+    /// runtime, an MCP session) pays that once per batch, not once per case.
+    pub fn with_batch(mut self, sites: usize, per_site: Duration) -> Self {
+        self.batch = Some(Batch {
+            sites: sites.max(1),
+            per_site,
+        });
+        self
+    }
+
+    /// How many sites one run may crawl: 1, or the batch size of
+    /// [`with_batch`](Self::with_batch).
+    pub fn batch_size(&self) -> usize {
+        self.batch.map_or(1, |batch| batch.sites)
+    }
+
+    /// The time limit of a run over `sites` sites: the time limit, plus the batch's
+    /// allowance for each site after the first.
+    pub fn time_limit_for(&self, sites: usize) -> Duration {
+        let more = u32::try_from(sites.saturating_sub(1)).unwrap_or(u32::MAX);
+        let per_site = self.batch.map_or(Duration::ZERO, |batch| batch.per_site);
+        self.time_limit
+            .saturating_add(per_site.saturating_mul(more))
     }
 
     /// The same crawler with the environment variable `key` set to `value` (a template
@@ -188,10 +237,16 @@ impl Crawler {
             if let Some(unknown) = unknown_placeholder(template) {
                 return Err(Error::crawler(format!(
                     "{}: unknown placeholder {{{unknown}}} in {template:?} (known: {{start_url}}, \
-                     {{agent}}, {{workdir}})",
+                     {{start_urls}}, {{agent}}, {{workdir}})",
                     self.name
                 )));
             }
+        }
+        if self.batch.is_some() && !self.command.iter().any(|arg| arg.contains(START_URLS)) {
+            return Err(Error::crawler(format!(
+                "{}: a crawler run in batches needs {START_URLS} in its command",
+                self.name
+            )));
         }
         for (key, _) in &self.env {
             if key.is_empty() || key.contains(['=', '\0']) {
@@ -215,7 +270,15 @@ impl Crawler {
 
     /// The command line with the placeholders filled in.
     pub(crate) fn expand_command(&self, values: Values<'_>) -> Vec<String> {
-        self.command.iter().map(|arg| expand(arg, values)).collect()
+        let mut argv = Vec::with_capacity(self.command.len() + values.start_urls.len());
+        for arg in &self.command {
+            if arg == START_URLS {
+                argv.extend(values.start_urls.iter().cloned());
+            } else {
+                argv.push(expand(arg, values));
+            }
+        }
+        argv
     }
 
     /// The extra environment with the placeholders filled in.
@@ -281,11 +344,13 @@ impl Package {
 fn expand(template: &str, values: Values<'_>) -> String {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
+    let start_urls = values.start_urls.join(" ");
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         rest = &rest[open..];
         let value = [
             ("{start_url}", values.start_url),
+            (START_URLS, start_urls.as_str()),
             ("{agent}", values.agent),
             ("{workdir}", values.workdir),
         ]
@@ -366,8 +431,10 @@ mod tests {
         let crawler = Crawler::new("c", ["prog", "-U", "{agent}", "--url={start_url}", "{}"])
             .with_env("OUT", "{workdir}/out");
         crawler.validate().unwrap();
+        let urls = ["http://127.0.0.2:9/".to_string()];
         let values = Values {
-            start_url: "http://127.0.0.2:9/",
+            start_url: &urls[0],
+            start_urls: &urls,
             agent: "Bot",
             workdir: "/tmp/w",
         };
@@ -394,6 +461,44 @@ mod tests {
         assert!(Crawler::new("c", ["sh", "-c", "echo ${http_proxy-unset}"])
             .validate()
             .is_ok());
+    }
+
+    #[test]
+    fn a_batch_takes_every_start_page_and_more_time_for_each() {
+        let batched = Crawler::new("b", ["prog", "{agent}", "{start_urls}"])
+            .with_env("URLS", "[{start_urls}]")
+            .with_time_limit(Duration::from_secs(10))
+            .with_batch(8, Duration::from_secs(2));
+        batched.validate().unwrap();
+        assert_eq!(batched.batch_size(), 8);
+        assert_eq!(batched.time_limit_for(1), Duration::from_secs(10));
+        assert_eq!(batched.time_limit_for(4), Duration::from_secs(16));
+        let urls = [
+            "http://127.0.0.2:9/".to_string(),
+            "http://127.0.0.3:9/".to_string(),
+        ];
+        let values = Values {
+            start_url: &urls[0],
+            start_urls: &urls,
+            agent: "Bot",
+            workdir: "/w",
+        };
+        assert_eq!(
+            batched.expand_command(values),
+            ["prog", "Bot", "http://127.0.0.2:9/", "http://127.0.0.3:9/"]
+        );
+        assert_eq!(
+            batched.expand_env(values),
+            [(
+                "URLS".into(),
+                "[http://127.0.0.2:9/ http://127.0.0.3:9/]".into()
+            )]
+        );
+        let single = Crawler::new("s", ["prog", "{start_url}"]);
+        assert_eq!(single.batch_size(), 1);
+        assert_eq!(single.time_limit_for(5), single.time_limit());
+        let error = single.with_batch(4, Duration::ZERO).validate().unwrap_err();
+        assert!(error.to_string().contains("{start_urls}"), "{error}");
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub const MCP_FETCH_VERSION: &str = "2026.10.24";
 /// The PyPI version of `crawlee` [`crawlee_python`] runs, pinned (with every dependency)
 /// in `harness/external/crawlers/crawlee-requirements.txt`.
 pub const CRAWLEE_PYTHON_VERSION: &str = "1.11.0";
+/// The PyPI version of `trafilatura` [`trafilatura`] runs, pinned (with every dependency)
+/// in `harness/external/crawlers/trafilatura-requirements.txt`.
+pub const TRAFILATURA_VERSION: &str = "2.3.1";
 /// The npm version of `@crawlee/cheerio` [`crawlee_js`] runs, pinned in
 /// `harness/external/crawlers/node/package.json` (and its `package-lock.json`).
 pub const CRAWLEE_JS_VERSION: &str = "3.18.1";
@@ -34,12 +37,24 @@ pub const SIMPLECRAWLER_VERSION: &str = "1.1.9";
 /// `harness/site/crawlers/spider/Cargo.toml` (and its own `Cargo.lock`).
 pub const SPIDER_VERSION: &str = "2.53.9";
 
+/// How many sites a crawler run in batches crawls in one process ([`Crawler::with_batch`]):
+/// the MCP fetch server and Crawlee start a runtime (and an MCP session, or Crawlee's
+/// storage and pools) that costs about a second of CPU, paid once per batch.
+pub const BATCH_SITES: usize = 64;
+/// How much longer a batch may run for each site after the first.
+pub const PER_SITE: Duration = Duration::from_millis(500);
+
 /// The MCP client [`mcp_fetch`] runs, in this crate's sources.
 pub const MCP_FETCH_CLIENT: &str =
     concat!(env!("CARGO_MANIFEST_DIR"), "/crawlers/mcp_fetch_client.py");
 /// The Crawlee for Python script [`crawlee_python`] runs, in this crate's sources.
 pub const CRAWLEE_PYTHON_SCRIPT: &str =
     concat!(env!("CARGO_MANIFEST_DIR"), "/crawlers/crawlee_crawler.py");
+/// The trafilatura spider script [`trafilatura`] runs, in this crate's sources.
+pub const TRAFILATURA_SCRIPT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/crawlers/trafilatura_crawler.py"
+);
 /// The Crawlee for JavaScript script [`crawlee_js`] runs, in this crate's sources.
 pub const CRAWLEE_JS_SCRIPT: &str =
     concat!(env!("CARGO_MANIFEST_DIR"), "/crawlers/crawlee_crawler.js");
@@ -87,11 +102,12 @@ pub fn wget2() -> Crawler {
 /// Model Context Protocol server AI assistants fetch web pages through, driven by the
 /// small client [`MCP_FETCH_CLIENT`] from its own venv ([`crawler_venv`] `mcp-fetch`).
 ///
-/// `{venv}/bin/python mcp_fetch_client.py {start_url} {agent} {venv}/bin/mcp-server-fetch`:
+/// `{venv}/bin/python mcp_fetch_client.py {venv}/bin/mcp-server-fetch {agent} {start_urls}`:
 /// the client (standard library only) starts `mcp-server-fetch --user-agent {agent}
 /// --allow-private-ips` on stdio (the server refuses loopback addresses without the flag), initializes the session and
 /// calls the `fetch` tool (`raw: true`) on the start page, then once on each same-origin
-/// page it links: what a model does when it reads a page and follows its links.
+/// page it links: what a model does when it reads a page and follows its links. It runs
+/// in batches ([`BATCH_SITES`] sites, one session, eight sites at a time).
 ///
 /// Before every tool call the server requests the origin's `/robots.txt` again, with the
 /// agent as `User-Agent` (`check_may_autonomously_fetch_url`): a 401 or 403 refuses the
@@ -108,14 +124,15 @@ pub fn mcp_fetch(environment: &Environment) -> Crawler {
         [
             venv.join("bin/python").to_string_lossy().into_owned(),
             MCP_FETCH_CLIENT.to_owned(),
-            "{start_url}".to_owned(),
-            "{agent}".to_owned(),
             server.to_string_lossy().into_owned(),
+            "{agent}".to_owned(),
+            "{start_urls}".to_owned(),
         ],
     )
     .with_env("HOME", "{workdir}")
     .with_env("PYTHONDONTWRITEBYTECODE", "1")
     .with_time_limit(Duration::from_secs(30))
+    .with_batch(BATCH_SITES, PER_SITE)
     .with_requirement(server)
     .with_version(MCP_FETCH_VERSION)
 }
@@ -123,10 +140,11 @@ pub fn mcp_fetch(environment: &Environment) -> Crawler {
 /// Crawlee for Python (PyPI `crawlee`, pinned at [`CRAWLEE_PYTHON_VERSION`]), running
 /// the script [`CRAWLEE_PYTHON_SCRIPT`] from its own venv ([`crawler_venv`] `crawlee`).
 ///
-/// `{venv}/bin/python crawlee_crawler.py {start_url} {agent}`: a `BeautifulSoupCrawler`
+/// `{venv}/bin/python crawlee_crawler.py {agent} {start_urls}`: a `BeautifulSoupCrawler`
 /// (plain HTTP, no browser) with `respect_robots_txt_file=True`, following every link on
 /// the start page's hostname to depth 1 below it, no retries, 5 s per request, its
-/// default HTTP client (`ImpitHttpClient`) sending the agent as `User-Agent`.
+/// default HTTP client (`ImpitHttpClient`) sending the agent as `User-Agent`; in batches
+/// of [`BATCH_SITES`] sites, eight requests at a time.
 ///
 /// Before the first request to an origin Crawlee fetches `/robots.txt`
 /// (`RobotsTxtFile.load`: a 4xx allows everything, a 5xx disallows everything, a failed
@@ -140,23 +158,66 @@ pub fn crawlee_python(environment: &Environment) -> Crawler {
         [
             venv.join("bin/python").to_string_lossy().into_owned(),
             CRAWLEE_PYTHON_SCRIPT.to_owned(),
-            "{start_url}".to_owned(),
             "{agent}".to_owned(),
+            "{start_urls}".to_owned(),
         ],
     )
     .with_env("HOME", "{workdir}")
     .with_env("CRAWLEE_STORAGE_DIR", "{workdir}/storage")
     .with_env("PYTHONDONTWRITEBYTECODE", "1")
     .with_time_limit(Duration::from_secs(15))
+    .with_batch(BATCH_SITES, PER_SITE)
     .with_requirement(venv.join("bin/crawlee"))
     .with_version(CRAWLEE_PYTHON_VERSION)
 }
 
+/// trafilatura's spider (PyPI `trafilatura`, pinned at [`TRAFILATURA_VERSION`]), the
+/// crawler of the text-extraction library many LLM data pipelines gather web pages with,
+/// running [`TRAFILATURA_SCRIPT`] from its own venv ([`crawler_venv`] `trafilatura`).
+///
+/// `{venv}/bin/python trafilatura_crawler.py {agent} {start_urls}`: for each site,
+/// `trafilatura.spider.focused_crawler` with trafilatura's own configuration except
+/// `USER_AGENTS` (the agent: the `User-Agent` of every request, `/robots.txt`'s too),
+/// `DOWNLOAD_TIMEOUT` 5 s, `SLEEP_TIME` 0 and `SSRF_PROTECTION` off (on, it refuses
+/// loopback addresses); in batches of [`BATCH_SITES`] sites, eight at a time. One change
+/// to its link filter: courlan refuses every link whose host is an IP address with a
+/// port, as every reptest site's is, so the script checks such a link without its port
+/// (the script's docstring says how); robots.txt handling is untouched.
+///
+/// Before the start page it fetches `/robots.txt` (`spider.get_rules`): a 200 is parsed
+/// with the standard library's `urllib.robotparser`; anything else (a 4xx, a 5xx after
+/// urllib3's two retries, a failed connection, more than two redirects) leaves it without
+/// rules, and it fetches every link. It asks for the group `*` whatever the agent
+/// (`rules.can_fetch("*", link)`): it obeys neither the token it is given nor a name of
+/// its own.
+pub fn trafilatura(environment: &Environment) -> Crawler {
+    let venv = crawler_venv(environment, "trafilatura");
+    Crawler::new(
+        "trafilatura",
+        [
+            venv.join("bin/python").to_string_lossy().into_owned(),
+            TRAFILATURA_SCRIPT.to_owned(),
+            "{agent}".to_owned(),
+            "{start_urls}".to_owned(),
+        ],
+    )
+    .with_env("HOME", "{workdir}")
+    .with_env("PYTHONDONTWRITEBYTECODE", "1")
+    .with_time_limit(Duration::from_secs(15))
+    .with_batch(BATCH_SITES, PER_SITE)
+    .with_requirement(venv.join("bin/trafilatura"))
+    .with_version(TRAFILATURA_VERSION)
+}
+
 /// A crawler that is a Node script of this crate with its npm package in
-/// [`crawler_node_modules`].
-fn node_crawler(environment: &Environment, name: &str, script: &str, package: &str) -> Crawler {
+/// [`crawler_node_modules`], given `args`.
+fn node_crawler(
+    environment: &Environment,
+    (name, script, args): (&str, &str, [&str; 2]),
+    package: &str,
+) -> Crawler {
     let modules = crawler_node_modules(environment);
-    Crawler::new(name, ["node", script, "{start_url}", "{agent}"])
+    Crawler::new(name, ["node", script, args[0], args[1]])
         .with_env("HOME", "{workdir}")
         .with_env("NODE_PATH", modules.to_string_lossy())
         .with_time_limit(Duration::from_secs(15))
@@ -167,8 +228,9 @@ fn node_crawler(environment: &Environment, name: &str, script: &str, package: &s
 /// at [`CRAWLEE_JS_VERSION`]; no browser package), running [`CRAWLEE_JS_SCRIPT`] with
 /// Node.
 ///
-/// `node crawlee_crawler.js {start_url} {agent}` (`NODE_PATH` the pinned
-/// [`crawler_node_modules`]): a `CheerioCrawler` with `respectRobotsTxtFile: { userAgent:
+/// `node crawlee_crawler.js {agent} {start_urls}` (`NODE_PATH` the pinned
+/// [`crawler_node_modules`]), in batches of [`BATCH_SITES`] sites, eight requests at a
+/// time: a `CheerioCrawler` with `respectRobotsTxtFile: { userAgent:
 /// agent }` (the documented way to name the token; `true` asks for `*`), following every
 /// link on the start page's hostname to depth 1 below it, no retries, 5 s per request, in
 /// memory only. The agent is the `User-Agent` of its page requests (a
@@ -179,18 +241,19 @@ fn node_crawler(environment: &Environment, name: &str, script: &str, package: &s
 pub fn crawlee_js(environment: &Environment) -> Crawler {
     node_crawler(
         environment,
-        "crawlee-js",
-        CRAWLEE_JS_SCRIPT,
+        ("crawlee-js", CRAWLEE_JS_SCRIPT, ["{agent}", "{start_urls}"]),
         "@crawlee/cheerio",
     )
     .with_version(CRAWLEE_JS_VERSION)
+    .with_batch(BATCH_SITES, PER_SITE)
 }
 
 /// simplecrawler (npm `simplecrawler`, pinned at [`SIMPLECRAWLER_VERSION`]), running
 /// [`SIMPLECRAWLER_SCRIPT`] with Node.
 ///
-/// `node simplecrawler_crawler.js {start_url} {agent}` (`NODE_PATH` the pinned
-/// [`crawler_node_modules`]): `respectRobotsTxt` (its default, made explicit), the agent
+/// `node simplecrawler_crawler.js {agent} {start_urls}` (`NODE_PATH` the pinned
+/// [`crawler_node_modules`]; in batches of [`BATCH_SITES`] sites, a crawler per site, all
+/// at once, in one process): `respectRobotsTxt` (its default, made explicit), the agent
 /// as `userAgent` (the `User-Agent` of every request, `/robots.txt`'s too, and the name
 /// it asks `robots-parser` about: it obeys the token it is given), depth 2 on the start
 /// page's host, 5 s per request. Before the first request to a host it fetches
@@ -199,10 +262,14 @@ pub fn crawlee_js(environment: &Environment) -> Crawler {
 pub fn simplecrawler(environment: &Environment) -> Crawler {
     node_crawler(
         environment,
-        "simplecrawler",
-        SIMPLECRAWLER_SCRIPT,
+        (
+            "simplecrawler",
+            SIMPLECRAWLER_SCRIPT,
+            ["{agent}", "{start_urls}"],
+        ),
         "simplecrawler",
     )
+    .with_batch(BATCH_SITES, PER_SITE)
     .with_version(SIMPLECRAWLER_VERSION)
 }
 
@@ -246,7 +313,8 @@ pub const LWP_ROBOTUA_SCRIPT: &str =
 /// libwww-perl's robot user agent, `LWP::RobotUA` (Debian package `libwww-perl`, pinned
 /// at [`LIBWWW_PERL_VERSION`]), running [`LWP_ROBOTUA_SCRIPT`] with Perl.
 ///
-/// `perl lwp_robotua.pl {start_url} {agent}`: a `LWP::RobotUA` with the agent as `agent`
+/// `perl lwp_robotua.pl {agent} {start_urls}` (in batches of [`BATCH_SITES`] sites, read
+/// one after another): a `LWP::RobotUA` with the agent as `agent`
 /// (its `User-Agent`, `/robots.txt`'s too), no delay (`delay(0)`: the constructor turns
 /// `delay => 0` into its default of one minute), a 5 s timeout; it gets the start page,
 /// then each same-origin page it links. Before the first request to a host LWP fetches
@@ -258,10 +326,11 @@ pub const LWP_ROBOTUA_SCRIPT: &str =
 pub fn lwp_robotua() -> Crawler {
     Crawler::new(
         "lwp-robotua",
-        ["perl", LWP_ROBOTUA_SCRIPT, "{start_url}", "{agent}"],
+        ["perl", LWP_ROBOTUA_SCRIPT, "{agent}", "{start_urls}"],
     )
     .with_env("HOME", "{workdir}")
     .with_time_limit(Duration::from_secs(10))
+    .with_batch(BATCH_SITES, PER_SITE)
     .with_requirement("/usr/share/perl5/LWP/RobotUA.pm")
     .with_package(Package::apt("libwww-perl", LIBWWW_PERL_VERSION))
 }
@@ -270,8 +339,8 @@ pub fn lwp_robotua() -> Crawler {
 /// checks a site's links recursively and obeys robots.txt.
 ///
 /// `linkchecker --no-status -r 2 --user-agent {agent} --timeout 5 -t 2 -o none
-/// {start_url}`: recursion depth 2 (the start page and what it links), internal URLs
-/// only (its default), the agent as the `User-Agent` of its page requests, a 5 s timeout,
+/// {start_urls}`: recursion depth 2 (the start page and what it links), internal URLs
+/// only (its default: those under a start page), in batches of [`BATCH_SITES`] sites, the agent as the `User-Agent` of its page requests, a 5 s timeout,
 /// two threads, no output file. `HOME` is the work directory, so no `~/.linkchecker`
 /// configuration applies. Before a host's first URL it fetches `/robots.txt` with its own
 /// `User-Agent` (`Mozilla/5.0 (compatible; LinkChecker/10.2.1; ...)`), not the agent,
@@ -292,10 +361,11 @@ pub fn linkchecker() -> Crawler {
             "2",
             "-o",
             "none",
-            "{start_url}",
+            "{start_urls}",
         ],
     )
     .with_env("HOME", "{workdir}")
     .with_time_limit(Duration::from_secs(15))
+    .with_batch(BATCH_SITES, PER_SITE)
     .with_package(Package::apt("linkchecker", LINKCHECKER_VERSION))
 }

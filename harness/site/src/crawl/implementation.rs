@@ -22,7 +22,9 @@ use reptest_core::{
 use std::path::PathBuf;
 
 use super::crawler::Crawler;
+use super::CrawlReport;
 use crate::served_case::{case_scenario, page_of};
+use crate::{Fault, Scenario};
 
 /// Why a case without a fetch outcome is `unsupported` for a crawler.
 pub const PLAIN_CASES: &str = "crawlers are judged on the access method, the cases with a \
@@ -112,97 +114,198 @@ impl Implementation for CrawlerImplementation {
     /// The evidence is each crawl's request log, in arrival order: `AGENT: GET /path`
     /// per request the site answered (a request to the second origin says so).
     fn evaluate_with_evidence(&self, case: &CaseInput<'_>) -> (Vec<Outcome>, Vec<String>) {
+        self.evaluate_batch(std::slice::from_ref(case))
+            .pop()
+            .unwrap_or_default()
+    }
+
+    /// A crawler run in batches ([`Crawler::with_batch`]) crawls a site per case, as many
+    /// as its batch size, in one process.
+    fn batch_size(&self) -> usize {
+        self.crawler.batch_size()
+    }
+
+    /// One crawl per product token for all the cases at once: the sites of every case
+    /// with a query for that token, each on an origin of its own, crawled by one process
+    /// ([`Crawler::run_many`]); each case judged from its own site's request log.
+    fn evaluate_batch(&self, cases: &[CaseInput<'_>]) -> Vec<(Vec<Outcome>, Vec<String>)> {
+        let mut plans: Vec<CasePlan> = cases.iter().map(CasePlan::new).collect();
+        let mut agents: Vec<&str> = Vec::new();
+        for plan in &plans {
+            for crawl in &plan.crawls {
+                if !agents.contains(&crawl.agent) {
+                    agents.push(crawl.agent);
+                }
+            }
+        }
+        for agent in agents {
+            let mine: Vec<(usize, usize)> = plans
+                .iter()
+                .enumerate()
+                .flat_map(|(p, plan)| {
+                    plan.crawls
+                        .iter()
+                        .position(|crawl| crawl.agent == agent)
+                        .map(|c| (p, c))
+                })
+                .collect();
+            // A robots.txt that never completes leaves the crawler's own timeout to decide
+            // (§2.3.1.4): crawled alone, so a crawler that waits for it waits for no other
+            // site.
+            let (alone, together): (Vec<_>, Vec<_>) = mine.into_iter().partition(|&(p, c)| {
+                plans[p].crawls[c].scenario.fault == Some(Fault::NeverCompletes)
+            });
+            let parts = alone
+                .chunks(1)
+                .chain(together.chunks(self.crawler.batch_size()));
+            for part in parts {
+                let scenarios: Vec<Scenario> = part
+                    .iter()
+                    .map(|&(p, c)| plans[p].crawls[c].scenario.clone())
+                    .collect();
+                match self.crawler.run_many(&scenarios, agent) {
+                    Ok(reports) => {
+                        for (&(p, c), report) in part.iter().zip(&reports) {
+                            plans[p].judge(c, &self.crawler, report);
+                        }
+                    }
+                    Err(error) => {
+                        for &(p, c) in part {
+                            plans[p].fail(c, &error.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        plans.into_iter().map(CasePlan::answer).collect()
+    }
+}
+
+/// One case's crawls and answers, as they come in ([`CrawlerImplementation::evaluate_batch`]).
+struct CasePlan<'a> {
+    case: CaseInput<'a>,
+    /// One crawl per product token, in the order tokens first appear.
+    crawls: Vec<PlannedCrawl<'a>>,
+    outcomes: Vec<Option<Outcome>>,
+    evidence: Vec<String>,
+}
+
+/// The crawl of one case's site for one product token.
+struct PlannedCrawl<'a> {
+    agent: &'a str,
+    /// The case's scenario, its pages the paths of the token's queries.
+    scenario: Scenario,
+    /// The token's queries (indices into the case's).
+    queries: Vec<usize>,
+}
+
+impl<'a> CasePlan<'a> {
+    /// The crawls `case` needs, or none when its answers are known without one: a plain
+    /// body ([`PLAIN_CASES`]) or an outcome one fetch cannot show.
+    fn new(case: &CaseInput<'a>) -> Self {
         let count = case.queries.len();
+        let mut plan = CasePlan {
+            case: *case,
+            crawls: Vec::new(),
+            outcomes: vec![None; count],
+            evidence: Vec::new(),
+        };
         if case.fetch.is_none() {
-            return (
-                vec![Outcome::Unsupported(PLAIN_CASES.into()); count],
-                Vec::new(),
-            );
+            plan.outcomes = vec![Some(Outcome::Unsupported(PLAIN_CASES.into())); count];
+            return plan;
         }
         let scenario = match case_scenario(case) {
             Ok(scenario) => scenario,
             Err(why) => {
-                return (
-                    vec![Outcome::Unsupported(why.to_string()); count],
-                    Vec::new(),
-                )
+                plan.outcomes = vec![Some(Outcome::Unsupported(why.to_string())); count];
+                return plan;
             }
         };
-        let mut evidence = Vec::new();
-        let mut outcomes: Vec<Option<Outcome>> = vec![None; count];
-        // One crawl per product token, in the order tokens first appear.
-        let mut agents: Vec<&str> = Vec::new();
-        for query in case.queries {
-            if !agents.contains(&query.agent) {
-                agents.push(query.agent);
-            }
-        }
-        for agent in agents {
-            let mine: Vec<usize> = (0..count)
-                .filter(|&i| case.queries[i].agent == agent)
-                .collect();
-            let mut pages: Vec<String> = Vec::new();
-            for &i in &mine {
-                let page = page_of(case.queries[i].url);
-                if page == "/robots.txt" {
-                    continue;
-                }
-                let alone = scenario.clone().with_pages([page.clone()]);
-                match alone.validate() {
-                    Ok(()) if !pages.contains(&page) => pages.push(page),
-                    Ok(()) => {}
-                    Err(why) => {
-                        outcomes[i] = Some(Outcome::Unsupported(format!(
-                            "this URL cannot be linked from a page as written: {why}"
-                        )))
-                    }
-                }
-            }
-            let report = match self.crawler.run(&scenario.clone().with_pages(pages), agent) {
-                Ok(report) => {
-                    evidence.extend(request_log(agent, &report));
-                    report
-                }
-                Err(error) => {
-                    for &i in &mine {
-                        outcomes[i].get_or_insert(Outcome::Error(error.to_string()));
-                    }
-                    continue;
+        for (i, query) in case.queries.iter().enumerate() {
+            let crawl = match plan.crawls.iter().position(|c| c.agent == query.agent) {
+                Some(c) => c,
+                None => {
+                    plan.crawls.push(PlannedCrawl {
+                        agent: query.agent,
+                        scenario: scenario.clone().with_pages(Vec::<String>::new()),
+                        queries: Vec::new(),
+                    });
+                    plan.crawls.len() - 1
                 }
             };
-            for &i in &mine {
-                let page = page_of(case.queries[i].url);
-                let fetched = if page == "/robots.txt" {
-                    Some(report.fetched_robots)
-                } else {
-                    report.verdict(&page).map(|v| v.is_allowed())
-                };
-                let outcome = match fetched {
-                    Some(false) if report.timed_out => Outcome::Timeout(format!(
-                        "{} was ended at its time limit of {} before fetching {page}",
-                        self.crawler.name(),
-                        reptest_core::seconds(self.crawler.time_limit())
-                    )),
-                    Some(allowed) => Outcome::Verdict {
-                        allowed,
-                        line: None,
-                    },
-                    None => continue,
-                };
-                outcomes[i].get_or_insert(outcome);
+            plan.crawls[crawl].queries.push(i);
+            plan.link(crawl, i);
+        }
+        plan
+    }
+
+    /// Links query `i`'s page from the start page of crawl `crawl`, or answers it
+    /// `unsupported` when its URL cannot be linked as written.
+    fn link(&mut self, crawl: usize, i: usize) {
+        let page = page_of(self.case.queries[i].url);
+        if page == "/robots.txt" {
+            return;
+        }
+        let scenario = &mut self.crawls[crawl].scenario;
+        match scenario.clone().with_pages([page.clone()]).validate() {
+            Ok(()) if !scenario.pages.contains(&page) => scenario.pages.push(page),
+            Ok(()) => {}
+            Err(why) => {
+                self.outcomes[i] = Some(Outcome::Unsupported(format!(
+                    "this URL cannot be linked from a page as written: {why}"
+                )))
             }
         }
-        let outcomes = outcomes
+    }
+
+    /// Judges the queries of crawl `crawl` from its report.
+    fn judge(&mut self, crawl: usize, crawler: &Crawler, report: &CrawlReport) {
+        let agent = self.crawls[crawl].agent;
+        self.evidence.extend(request_log(agent, report));
+        for &i in &self.crawls[crawl].queries {
+            let page = page_of(self.case.queries[i].url);
+            let fetched = if page == "/robots.txt" {
+                Some(report.fetched_robots)
+            } else {
+                report.verdict(&page).map(|v| v.is_allowed())
+            };
+            let outcome = match fetched {
+                Some(false) if report.timed_out => Outcome::Timeout(format!(
+                    "{} was ended at its time limit of {} before fetching {page}",
+                    crawler.name(),
+                    reptest_core::seconds(report.time_limit)
+                )),
+                Some(allowed) => Outcome::Verdict {
+                    allowed,
+                    line: None,
+                },
+                None => continue,
+            };
+            self.outcomes[i].get_or_insert(outcome);
+        }
+    }
+
+    /// Answers the queries of crawl `crawl` with the error that kept it from running.
+    fn fail(&mut self, crawl: usize, error: &str) {
+        for &i in &self.crawls[crawl].queries {
+            self.outcomes[i].get_or_insert(Outcome::Error(error.to_owned()));
+        }
+    }
+
+    /// One outcome per query (`error` for one no crawl judged) and the request logs.
+    fn answer(self) -> (Vec<Outcome>, Vec<String>) {
+        let outcomes = self
+            .outcomes
             .into_iter()
             .map(|o| o.unwrap_or_else(|| Outcome::Error("no crawl judged this query".into())))
             .collect();
-        (outcomes, evidence)
+        (outcomes, self.evidence)
     }
 }
 
 /// One line per request of a crawl as `agent`, in arrival order: `AGENT: GET /path`, and
 /// `(second origin)` after a request the redirect's other origin received.
-fn request_log(agent: &str, report: &super::CrawlReport) -> Vec<String> {
+fn request_log(agent: &str, report: &CrawlReport) -> Vec<String> {
     let first = report.requests.first().map(|r| r.origin.as_str());
     let mut lines: Vec<String> = report
         .requests

@@ -66,9 +66,10 @@ mod run;
 
 pub use crawler::{Crawler, Package};
 pub use fetchers::{
-    crawlee_js, crawlee_python, linkchecker, lwp_robotua, mcp_fetch, simplecrawler, spider, wget2,
-    CRAWLEE_JS_VERSION, CRAWLEE_PYTHON_VERSION, LIBWWW_PERL_VERSION, LINKCHECKER_VERSION,
-    MCP_FETCH_VERSION, SIMPLECRAWLER_VERSION, SPIDER_VERSION, WGET2_VERSION,
+    crawlee_js, crawlee_python, linkchecker, lwp_robotua, mcp_fetch, simplecrawler, spider,
+    trafilatura, wget2, CRAWLEE_JS_VERSION, CRAWLEE_PYTHON_VERSION, LIBWWW_PERL_VERSION,
+    LINKCHECKER_VERSION, MCP_FETCH_VERSION, SIMPLECRAWLER_VERSION, SPIDER_VERSION,
+    TRAFILATURA_VERSION, WGET2_VERSION,
 };
 pub use group::kill_running;
 pub(crate) use group::TERM_GRACE;
@@ -87,14 +88,13 @@ use reptest_core::Environment;
 /// kind `crawler`): `crawler-wget`, `crawler-httrack` and `crawler-wget2` (C),
 /// `crawler-scrapy` and `crawler-linkchecker` (Python; LinkChecker from Debian),
 /// `crawler-colly` (Go), `crawler-simplecrawler` (JavaScript) and `crawler-lwp-robotua`
-/// (Perl); installed in the state folder of `environment` and looked for on its search
-/// path.
+/// (Perl), and the AI-agent fetchers and crawlers run in batches (many cases' sites in
+/// one process, [`Crawler::with_batch`]): `crawler-mcp-fetch`, `crawler-crawlee-python`
+/// and `crawler-trafilatura` (Python) and `crawler-crawlee-js` (JavaScript); installed in
+/// the state folder of `environment` and looked for on its search path.
 ///
-/// Defined but not listed yet: [`mcp_fetch`], [`crawlee_python`] and [`crawlee_js`] take
-/// seconds of CPU per crawl (a Python or Node runtime, an MCP session or Crawlee's
-/// storage started for every case), which would take the default run far past its
-/// 90 s; they wait for crawls of many cases in one process. [`spider`]: setup does not
-/// build it (its 270 crates), see [`fetchers::spider`].
+/// Defined but not listed: [`spider`], which setup does not build (its 270 crates), see
+/// [`fetchers::spider`].
 pub fn implementations(environment: &Environment) -> Vec<CrawlerImplementation> {
     let crawler = |name: &str, language: &str, crawler: Crawler| {
         CrawlerImplementation::new(name, language, crawler, environment)
@@ -112,5 +112,13 @@ pub fn implementations(environment: &Environment) -> Vec<CrawlerImplementation> 
         ),
         crawler("crawler-lwp-robotua", "Perl", lwp_robotua()),
         crawler("crawler-linkchecker", "Python", linkchecker()),
+        crawler("crawler-mcp-fetch", "Python", mcp_fetch(environment)),
+        crawler(
+            "crawler-crawlee-python",
+            "Python",
+            crawlee_python(environment),
+        ),
+        crawler("crawler-crawlee-js", "JavaScript", crawlee_js(environment)),
+        crawler("crawler-trafilatura", "Python", trafilatura(environment)),
     ]
 }

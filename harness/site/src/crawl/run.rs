@@ -88,6 +88,8 @@ pub struct CrawlReport {
     pub stragglers_killed: bool,
     /// From its start until its leader exited, or until the time limit.
     pub elapsed: Duration,
+    /// The time limit it ran under ([`Crawler::time_limit_for`] its sites).
+    pub time_limit: Duration,
     /// The last lines of its stderr (at most 20, each cut at about 300 bytes).
     pub stderr_tail: Vec<String>,
     /// How many bytes it wrote to stderr in all.
@@ -132,21 +134,22 @@ impl CrawlReport {
     }
 }
 
-/// A crawler running against a site. [`wait`](Self::wait) for its report; dropping it
-/// instead ends the crawler's process group (SIGTERM, SIGKILL 2 s later), stops the site
-/// and removes the work directory, also while unwinding from a panic.
+/// A crawler running against a site (or, in a batch, several: [`Crawler::start_many`]).
+/// [`wait`](Self::wait) for its report; dropping it instead ends the crawler's process
+/// group (SIGTERM, SIGKILL 2 s later), stops the sites and removes the work directory,
+/// also while unwinding from a panic.
 #[derive(Debug)]
 pub struct Crawl {
-    // Drop order is declaration order: the group first, then the site, the work
+    // Drop order is declaration order: the group first, then the sites, the work
     // directory last.
     group: Group,
     stdout: Option<Capture>,
     stderr: Option<Capture>,
-    site: Site,
+    /// Each site with its queried pages; at least one.
+    sites: Vec<(Site, Vec<String>)>,
     workdir: tempfile::TempDir,
     crawler: String,
     agent: String,
-    pages: Vec<String>,
     started: Instant,
     time_limit: Duration,
 }
@@ -184,6 +187,32 @@ impl Crawler {
         Ok(self.start_with(options, scenario, agent)?.wait())
     }
 
+    /// Runs it once against a site per scenario, each on an origin of its own, all their
+    /// start pages given to one process (`{start_urls}`, [`with_batch`](Self::with_batch)),
+    /// and judges each site from its own request log: one report per scenario, in order,
+    /// sharing the process's exit, time and output. One scenario needs no batch.
+    ///
+    /// ```
+    /// use reptest_site::{crawl::{Crawler, Verdict}, Scenario};
+    /// use std::time::Duration;
+    ///
+    /// // A "crawler" that fetches nothing, given every start page at once.
+    /// let idle = Crawler::new("idle", ["sh", "-c", "echo $# >&2", "idle", "{start_urls}"])
+    ///     .with_batch(4, Duration::from_secs(1));
+    /// let scenarios = [
+    ///     Scenario::new(200, "").with_pages(["/a"]),
+    ///     Scenario::new(503, "").with_pages(["/b"]),
+    /// ];
+    /// let reports = idle.run_many(&scenarios, "ReptestBot")?;
+    /// assert_eq!(reports.len(), 2);
+    /// assert_eq!(reports[1].verdict("/b"), Some(Verdict::Disallowed));
+    /// assert_eq!(reports[0].stderr_tail, ["2"]);
+    /// # Ok::<(), reptest_site::Error>(())
+    /// ```
+    pub fn run_many(&self, scenarios: &[Scenario], agent: &str) -> Result<Vec<CrawlReport>, Error> {
+        Ok(self.start_many(scenarios, agent)?.wait_all())
+    }
+
     /// Starts it against `scenario` with `agent`, without waiting.
     pub fn start(&self, scenario: &Scenario, agent: &str) -> Result<Crawl, Error> {
         let options = options_for(self.time_limit());
@@ -197,17 +226,46 @@ impl Crawler {
         scenario: &Scenario,
         agent: &str,
     ) -> Result<Crawl, Error> {
+        self.launch(options, std::slice::from_ref(scenario), agent)
+    }
+
+    /// Starts it against a site per scenario, without waiting ([`run_many`](Self::run_many)):
+    /// more scenarios than its batch size, or none, is an error.
+    pub fn start_many(&self, scenarios: &[Scenario], agent: &str) -> Result<Crawl, Error> {
+        if scenarios.is_empty() || scenarios.len() > self.batch_size() {
+            return Err(Error::crawler(format!(
+                "{}: takes 1 to {} sites at once, not {}",
+                self.name(),
+                self.batch_size(),
+                scenarios.len()
+            )));
+        }
+        let options = options_for(self.time_limit_for(scenarios.len()));
+        self.launch(&options, scenarios, agent)
+    }
+
+    /// Starts the sites, then the crawler against their start pages.
+    fn launch(
+        &self,
+        options: &Options,
+        scenarios: &[Scenario],
+        agent: &str,
+    ) -> Result<Crawl, Error> {
         self.validate()?;
         check_agent(agent)?;
         let workdir = tempfile::Builder::new()
             .prefix("reptest-crawl-")
             .tempdir()
             .map_err(Error::setup)?;
-        let site = options.start(scenario)?;
-        let start_url = site.start_url();
+        let sites = scenarios
+            .iter()
+            .map(|scenario| Ok((options.start(scenario)?, scenario.pages.clone())))
+            .collect::<Result<Vec<_>, Error>>()?;
+        let start_urls: Vec<String> = sites.iter().map(|(site, _)| site.start_url()).collect();
         let workdir_text = workdir.path().to_string_lossy().into_owned();
         let values = Values {
-            start_url: &start_url,
+            start_url: &start_urls[0],
+            start_urls: &start_urls,
             agent,
             workdir: &workdir_text,
         };
@@ -243,13 +301,12 @@ impl Crawler {
             group,
             stdout,
             stderr,
-            site,
+            sites,
             workdir,
             crawler: self.name().to_owned(),
             agent: agent.to_owned(),
-            pages: scenario.pages.clone(),
             started,
-            time_limit: self.time_limit(),
+            time_limit: self.time_limit_for(scenarios.len()),
         })
     }
 }
@@ -260,9 +317,9 @@ impl Crawl {
         self.group.id()
     }
 
-    /// The site's first origin, `http://127.a.b.c:PORT`.
+    /// The (first) site's first origin, `http://127.a.b.c:PORT`.
     pub fn origin(&self) -> &str {
-        self.site.origin()
+        self.sites[0].0.origin()
     }
 
     /// The run's work directory (`{workdir}`).
@@ -276,8 +333,14 @@ impl Crawl {
     }
 
     /// Waits until the crawler exits or its time limit passes, then ends what is left of
-    /// its process group, stops the site and judges.
-    pub fn wait(mut self) -> CrawlReport {
+    /// its process group, stops the site and judges (the first site's report, the only one
+    /// unless it was started with [`Crawler::start_many`]).
+    pub fn wait(self) -> CrawlReport {
+        self.wait_all().swap_remove(0)
+    }
+
+    /// [`wait`](Self::wait), with one report per site, in the order of the scenarios.
+    pub fn wait_all(mut self) -> Vec<CrawlReport> {
         let deadline = self.started + self.time_limit;
         let exited_at = self.group.wait_leader(deadline);
         self.finish(exited_at)
@@ -286,21 +349,20 @@ impl Crawl {
     /// Ends the crawler now (as at its time limit), stops the site and judges.
     pub fn stop(mut self) -> CrawlReport {
         let exited_at = self.group.leader_exited().then(Instant::now);
-        self.finish(exited_at)
+        self.finish(exited_at).swap_remove(0)
     }
 
-    fn finish(self, exited_at: Option<Instant>) -> CrawlReport {
+    fn finish(self, exited_at: Option<Instant>) -> Vec<CrawlReport> {
         let Crawl {
             mut group,
             stdout,
             stderr,
-            site,
+            sites,
             workdir,
             crawler,
             agent,
-            pages,
             started,
-            time_limit: _,
+            time_limit,
         } = self;
         let timed_out = exited_at.is_none();
         let elapsed = exited_at.unwrap_or_else(Instant::now) - started;
@@ -310,27 +372,42 @@ impl Crawl {
             stdout.map_or((Vec::new(), 0), |capture| capture.finish(drained));
         let (stderr_tail, stderr_bytes) =
             stderr.map_or((Vec::new(), 0), |capture| capture.finish(drained));
-        let origin = site.origin().to_owned();
-        let stopped = site.stop();
-        drop(workdir);
-        let judgement = judge(&pages, &origin, &stopped.requests);
-        CrawlReport {
+        let report = CrawlReport {
             crawler,
             agent,
-            verdicts: judgement.verdicts,
-            fetched_robots: judgement.fetched_robots,
-            requests: stopped.requests,
-            other_paths: judgement.other_paths,
+            verdicts: Vec::new(),
+            fetched_robots: false,
+            requests: Vec::new(),
+            other_paths: Vec::new(),
             exit: ended.exit,
             timed_out,
             stragglers_killed: ended.signalled && !timed_out,
             elapsed,
+            time_limit,
             stderr_tail,
             stderr_bytes,
             stdout_tail,
             stdout_bytes,
-            site_stop: stopped.reason,
+            site_stop: StopReason::Stopped,
             process_group: group.id(),
-        }
+        };
+        let reports = sites
+            .into_iter()
+            .map(|(site, pages)| {
+                let origin = site.origin().to_owned();
+                let stopped = site.stop();
+                let judgement = judge(&pages, &origin, &stopped.requests);
+                CrawlReport {
+                    verdicts: judgement.verdicts,
+                    fetched_robots: judgement.fetched_robots,
+                    requests: stopped.requests,
+                    other_paths: judgement.other_paths,
+                    site_stop: stopped.reason,
+                    ..report.clone()
+                }
+            })
+            .collect();
+        drop(workdir);
+        reports
     }
 }
