@@ -282,9 +282,10 @@ pub trait RunObserver: Sync {
 /// Observes nothing.
 impl RunObserver for () {}
 
-/// Evaluates every case of `corpus` with every implementation: one implementation after
-/// another, its cases in parallel (rayon), so each implementation's wall time is its own;
-/// the crawlers last, all together, at most [`crawls_at_once`] crawls at a time.
+/// Evaluates every case of `corpus` with every implementation: the parsers one after
+/// another, its cases in parallel (rayon), so each implementation's wall time is its own
+/// (the next one starts once the last case of the one before has started); the crawlers
+/// beside them, all together, at most [`crawls_at_once`] crawls at a time.
 pub fn run(corpus: &Corpus, implementations: &[Box<dyn Implementation>]) -> Run {
     run_observed(corpus, implementations, &())
 }
@@ -301,11 +302,15 @@ struct Column {
 /// case (or each batch of cases, for an implementation whose
 /// [`batch_size`](Implementation::batch_size) is more than 1) through `gate` when there is
 /// one.
+///
+/// `last_started` is called once the last case (or batch) has been picked up: from then on
+/// the column only finishes what it holds, and the next implementation may start.
 fn run_column(
     cases: &[Case],
     implementation: &dyn Implementation,
     observer: &dyn RunObserver,
     gate: Option<&Gate>,
+    last_started: &(dyn Fn() + Sync),
 ) -> Column {
     let started = Instant::now();
     let batch = implementation.batch_size().max(1);
@@ -314,9 +319,13 @@ fn run_column(
         .iter()
         .map(|&(start, end)| &cases[start..end])
         .collect();
+    let picked = std::sync::atomic::AtomicUsize::new(0);
     let answered: Vec<(Vec<Outcome>, Vec<String>, Duration)> = chunks
         .par_iter()
         .flat_map_iter(|&chunk| {
+            if picked.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1 == chunks.len() {
+                last_started();
+            }
             // A case's time is its own: a wait for the gate is not in it; the cases of a
             // batch share its time equally.
             let evaluate = || {
@@ -359,18 +368,30 @@ fn run_column(
 /// The batches of `cases` (`start..end` ranges of `batch` cases, one case each when
 /// `batch` is 1), the largest bodies first: the slowest work starts first, so a column's
 /// wall time is not one long case left running alone at its end (a parser's cost grows
-/// with the body: a 512,000-octet file can take one library 25 s).
+/// with the body, and most with its lines, each a rule to build and match: a file of
+/// 26,900 rules in 511,132 octets holds one library 24 s, longer than its 3,000,000-octet
+/// file of a few long lines). A body weighs its octets plus [`LINE_WEIGHT`] per line.
 fn largest_first(cases: &[Case], batch: usize) -> Vec<(usize, usize)> {
     let mut ranges: Vec<(usize, usize)> = (0..cases.len())
         .step_by(batch)
         .map(|start| (start, (start + batch).min(cases.len())))
         .collect();
+    let weight = |body: &[u8]| {
+        let lines = body.iter().filter(|&&octet| octet == b'\n').count();
+        body.len() + LINE_WEIGHT * lines
+    };
     let size = |&(start, end): &(usize, usize)| -> usize {
-        cases[start..end].iter().map(|case| case.body.len()).sum()
+        cases[start..end]
+            .iter()
+            .map(|case| weight(&case.body))
+            .sum()
     };
     ranges.sort_by_key(|range| std::cmp::Reverse(size(range)));
     ranges
 }
+
+/// What one line of a body weighs against its octets when [`largest_first`] orders cases.
+const LINE_WEIGHT: usize = 128;
 
 /// A rayon pool of `threads` threads (`None` when one cannot be built: the caller then
 /// runs in the global pool).
@@ -433,7 +454,9 @@ pub fn run_observed(
 }
 
 /// Runs every parser (every implementation that is not a crawler), one after another,
-/// each one's cases in parallel, into `columns`.
+/// each one's cases in parallel, into `columns`. The next parser starts as soon as the
+/// last case of the one before has started, so the cores that its last cases leave idle
+/// work on the next one (its progress is held back until the one before has finished).
 fn run_parsers(
     cases: &[Case],
     implementations: &[Box<dyn Implementation>],
@@ -447,14 +470,42 @@ fn run_parsers(
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
     let parsers = pool(threads.max(4));
     let count = implementations.len();
-    for (index, implementation) in implementations.iter().enumerate() {
-        if implementation.info().kind != ImplKind::Crawler {
+    let order: Vec<usize> = (0..count)
+        .filter(|&i| implementations[i].info().kind != ImplKind::Crawler)
+        .collect();
+    let held: Vec<Deferred<'_>> = order.iter().map(|_| Deferred::new(observer)).collect();
+    std::thread::scope(|scope| {
+        let mut running = None;
+        for (&index, held) in order.iter().zip(&held) {
+            let implementation = implementations[index].as_ref();
+            let (tell, last_started) = std::sync::mpsc::channel::<()>();
+            let pool = parsers.as_ref();
+            let column = scope.spawn(move || {
+                let tell = std::sync::Mutex::new(tell);
+                let signal = || {
+                    let _ = tell.lock().unwrap_or_else(|e| e.into_inner()).send(());
+                };
+                install(pool, || {
+                    run_column(cases, implementation, held, None, &signal)
+                })
+            });
+            if let Some((previous, done)) = running.replace((index, column)) {
+                columns[previous] = join_column(done);
+            }
             observer.started(index, count, implementation.name(), queries);
-            columns[index] = Some(install(parsers.as_ref(), || {
-                run_column(cases, implementation.as_ref(), observer, None)
-            }));
+            held.go_live();
+            // Every case started, or the column ended (the sender dropped).
+            let _ = last_started.recv();
         }
-    }
+        if let Some((previous, done)) = running {
+            columns[previous] = join_column(done);
+        }
+    });
+}
+
+/// A finished column; `None` if its thread panicked (filled with errors by [`assemble`]).
+fn join_column(column: std::thread::ScopedJoinHandle<'_, Column>) -> Option<Column> {
+    column.join().ok()
 }
 
 /// Starts the crawlers `crawlers` (indices into `implementations`) together, each in a
@@ -475,7 +526,7 @@ fn spawn_crawlers<'scope, 'env>(
             let gate = std::sync::Arc::clone(&gate);
             scope.spawn(move || {
                 install(pool(crawls_at_once()).as_ref(), || {
-                    run_column(cases, crawler, observer, Some(&gate))
+                    run_column(cases, crawler, observer, Some(&gate), &|| {})
                 })
             })
         })
@@ -826,7 +877,15 @@ mod tests {
             let mut seen: Vec<usize> = order.iter().flat_map(|&(a, b)| a..b).collect();
             let sizes: Vec<usize> = order
                 .iter()
-                .map(|&(a, b)| cases[a..b].iter().map(|c| c.body.len()).sum())
+                .map(|&(a, b)| {
+                    cases[a..b]
+                        .iter()
+                        .map(|c| {
+                            c.body.len()
+                                + LINE_WEIGHT * c.body.iter().filter(|&&o| o == b'\n').count()
+                        })
+                        .sum()
+                })
                 .collect();
             assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{batch}: {sizes:?}");
             assert!(order.iter().all(|&(a, b)| b - a <= batch && b > a));

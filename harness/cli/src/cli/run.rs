@@ -34,8 +34,9 @@ pub struct Args {
     corpus: CorpusArg,
     /// Implementations to run, comma-separated (see `reptest impls`). Default: every
     /// available one (`all`); `parsers` names every available one that parses a body,
-    /// `crawlers` every available crawler (the crawlers run last, together, two crawls
-    /// per core at a time, at least four).
+    /// `crawlers` every available crawler (the crawlers start first and run beside the
+    /// parsers, together, four crawls per core at a time, at least four; most crawl the
+    /// loopback sites of many cases in one process).
     #[arg(long = "impl", value_name = "NAMES", value_delimiter = ',')]
     implementations: Vec<String>,
     /// Judge against this profile's expectations.

@@ -8,6 +8,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// The most processes of one adapter that may run at once (`processes`).
+pub const MAX_PROCESSES: usize = 8;
+
 /// The per-request timeout when `timeout_ms` is not given.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -28,6 +31,9 @@ pub struct AdapterSpec {
     pub mode: Mode,
     /// The per-request (per-query) timeout.
     pub timeout: Duration,
+    /// How many processes of it run at once in persistent mode (`processes`, default
+    /// [`POOL_SIZE`](super::POOL_SIZE)).
+    pub processes: usize,
     /// The `adapters.toml` it comes from.
     pub file: PathBuf,
     /// The line of its `[[adapter]]` table in that file.
@@ -354,6 +360,8 @@ struct Raw {
     #[serde(default)]
     timeout_ms: Option<u64>,
     #[serde(default)]
+    processes: Option<usize>,
+    #[serde(default)]
     allowed_exit: Option<i32>,
     #[serde(default)]
     disallowed_exit: Option<i32>,
@@ -434,6 +442,16 @@ impl Raw {
             Some(ms) => Duration::from_millis(ms),
             None => DEFAULT_TIMEOUT,
         };
+        let processes = match self.processes {
+            Some(0) => return Err("`processes` must be positive".into()),
+            Some(n) if n > MAX_PROCESSES => {
+                return Err(format!(
+                    "`processes` may be {MAX_PROCESSES} at most, not {n}"
+                ))
+            }
+            Some(n) => n,
+            None => super::POOL_SIZE,
+        };
         let mode = match self.mode.as_deref() {
             None | Some("persistent") => {
                 let per_query_keys = [
@@ -484,6 +502,7 @@ impl Raw {
             command,
             mode,
             timeout,
+            processes,
             file: PathBuf::new(),
             line: 0,
             fix: context.fix.clone(),

@@ -24,7 +24,8 @@ use std::time::{Duration, Instant};
 
 /// How long a starting adapter has to write its handshake.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-/// Processes per adapter: cases of one adapter run concurrently on this many.
+/// Processes per adapter unless its registration says otherwise (`processes`): cases of
+/// one adapter run concurrently on this many.
 pub const POOL_SIZE: usize = 2;
 /// Restarts in a row (after crashes or timeouts, with no query answered in between) per
 /// adapter; after that its remaining queries in the run are recorded as `crash` without
@@ -100,10 +101,10 @@ impl Persistent {
         max_protocol: u64,
     ) -> Persistent {
         Persistent {
+            pool: Pool::new(spec.processes),
             spec,
             max_protocol: max_protocol.clamp(protocol::VERSION, MAX_VERSION),
             state: OnceLock::new(),
-            pool: Pool::new(POOL_SIZE),
             handshakes,
             restarts: AtomicUsize::new(0),
         }

@@ -230,6 +230,7 @@ mod tests {
             command: vec![program.unwrap_or("missing").into()],
             mode: Mode::Persistent,
             timeout: Duration::from_secs(1),
+            processes: 2,
             file: PathBuf::from("adapters.toml"),
             line: 1,
             fix: String::new(),
