@@ -15,7 +15,7 @@ pub(crate) fn section(out: &mut String, report: &Report) {
         out,
         "## Crawlers over HTTP
 
-Each crawler ran on the loopback site against the cases that describe how the robots.txt was fetched, one crawl per case and agent; a page it fetched is `allowed`, one it left is `disallowed`. Per topic of RFC 9309 §2.3–§2.5, its MUST queries: `ok N` when all N judged passed, `broken F/N` when F failed, `—` when none was judged. Below the table, each MUST it breaks, with one query and what it fetched, in order.\n"
+Each crawler ran on the loopback site against the cases that describe how the robots.txt was fetched, a site of its own per case and agent (most crawlers take many sites per process); a page it fetched is `allowed`, one it left is `disallowed`. Per topic of RFC 9309 §2.3–§2.5, its MUST queries: `ok N` when all N judged passed, `broken F/N` when F failed, `—` when none was judged. Below the table, each MUST it breaks, with one query and what it fetched, in order.\n"
     );
     table(out, report, &view);
     for row in &view.rows {

@@ -253,7 +253,7 @@ pub fn selected_for_bodies(
     {
         return Err(format!(
             "`{}` is a crawler: it is judged on the corpus's fetch scenarios over HTTP \
-             (`reptest run --impl {}`), one crawl per case, not on bodies given to it",
+             (`reptest run --impl {}`), a loopback site per case, not on bodies given to it",
             crawler.name(),
             crawler.name()
         ));

@@ -426,18 +426,23 @@ pub(crate) fn check_agent(agent: &str) -> Result<(), Error> {
 mod tests {
     use super::*;
 
+    /// The values of a run on `urls` (the first the start page) as `Bot` in `workdir`.
+    fn values_for<'a>(urls: &'a [String], workdir: &'a str) -> Values<'a> {
+        Values {
+            start_url: &urls[0],
+            start_urls: urls,
+            agent: "Bot",
+            workdir,
+        }
+    }
+
     #[test]
     fn placeholders_are_filled_everywhere_and_unknown_ones_refused() {
         let crawler = Crawler::new("c", ["prog", "-U", "{agent}", "--url={start_url}", "{}"])
             .with_env("OUT", "{workdir}/out");
         crawler.validate().unwrap();
         let urls = ["http://127.0.0.2:9/".to_string()];
-        let values = Values {
-            start_url: &urls[0],
-            start_urls: &urls,
-            agent: "Bot",
-            workdir: "/tmp/w",
-        };
+        let values = values_for(&urls, "/tmp/w");
         assert_eq!(
             crawler.expand_command(values),
             ["prog", "-U", "Bot", "--url=http://127.0.0.2:9/", "{}"]
@@ -477,12 +482,7 @@ mod tests {
             "http://127.0.0.2:9/".to_string(),
             "http://127.0.0.3:9/".to_string(),
         ];
-        let values = Values {
-            start_url: &urls[0],
-            start_urls: &urls,
-            agent: "Bot",
-            workdir: "/w",
-        };
+        let values = values_for(&urls, "/w");
         assert_eq!(
             batched.expand_command(values),
             ["prog", "Bot", "http://127.0.0.2:9/", "http://127.0.0.3:9/"]

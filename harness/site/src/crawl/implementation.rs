@@ -2,10 +2,12 @@
 //! through the same runner as any parser.
 //!
 //! Crawlers are judged on the cases with a fetch outcome (the access method, §2.3.1:
-//! where crawlers differ most, and one crawl per case keeps a run short); a case with a
+//! where crawlers differ most, and a site per case keeps a run short); a case with a
 //! plain body is `unsupported` ([`PLAIN_CASES`]).
 //!
-//! For one case, each product token of its queries gets one crawl: the site serves the
+//! For one case, each product token of its queries gets one site, crawled on its own or,
+//! for a crawler run in batches, with the sites of other cases by the same process
+//! ([`CrawlerImplementation::evaluate_batch`](reptest_core::Implementation::evaluate_batch)): the site serves the
 //! case's robots.txt the way its fetch outcome says ([`crate::scenario_for`]), its start page
 //! links the path of every query with that token, the crawler runs with the token as its
 //! agent, and each query's verdict is read from the request log: fetched is `allowed`,
@@ -28,7 +30,7 @@ use crate::{Fault, Scenario};
 
 /// Why a case without a fetch outcome is `unsupported` for a crawler.
 pub const PLAIN_CASES: &str = "crawlers are judged on the access method, the cases with a \
-     fetch outcome (RFC 9309 §2.3.1), one crawl each; a plain body is left to the parsers";
+     fetch outcome (RFC 9309 §2.3.1), a loopback site each; a plain body is left to the parsers";
 
 /// A [`Crawler`] judged on corpus cases over the loopback site.
 #[derive(Debug, Clone)]

@@ -38,8 +38,15 @@
 //! program built with Colly [`COLLY_VERSION`]), and [`ignore_robots_fixture`], a script that ignores robots.txt (the
 //! control). Beside them the crawlers and AI-agent fetchers of [`fetchers`]: [`wget2`]
 //! (Debian), the MCP fetch server [`mcp_fetch`] and [`crawlee_python`] (PyPI),
-//! [`crawlee_js`] and [`simplecrawler`] (npm), [`spider`] (crates.io), and
-//! [`lwp_robotua`] (Perl) and [`linkchecker`] (Debian).
+//! [`crawlee_js`] and [`simplecrawler`] (npm), [`trafilatura`]'s spider (PyPI),
+//! [`spider`] (crates.io), and [`lwp_robotua`] (Perl) and [`linkchecker`] (Debian).
+//!
+//! # Batches
+//!
+//! A crawler whose process is costly to start takes many sites at once
+//! ([`Crawler::with_batch`]): [`Crawler::run_many`] starts one site per scenario, each on
+//! an origin of its own, gives the process every start page (`{start_urls}`), and judges
+//! each site from its own request log, exactly as a run of one.
 //!
 //! ```
 //! use reptest_site::{crawl::{Crawler, Verdict}, Scenario};
