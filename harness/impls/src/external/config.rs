@@ -667,6 +667,42 @@ mod tests {
         assert!(matches!(a.mode, Mode::Persistent));
     }
 
+    /// `processes` sets the size of an adapter's process pool; two when it is not given,
+    /// and neither none nor more than [`MAX_PROCESSES`].
+    #[test]
+    fn processes_default_to_the_pool_size_within_bounds() {
+        let adapter = |name: &str, processes: &str| {
+            format!("[[adapter]]\nname = \"{name}\"\nlanguage = \"Go\"\ncommand = [\"x\"]\n{processes}\n")
+        };
+        let r = parse(
+            &[
+                adapter("default", ""),
+                adapter("three", "processes = 3"),
+                adapter("none", "processes = 0"),
+                adapter("many", "processes = 9"),
+            ]
+            .concat(),
+        );
+        let pools: Vec<(&str, usize)> = r
+            .adapters
+            .iter()
+            .map(|a| (a.name.as_str(), a.processes))
+            .collect();
+        assert_eq!(pools, [("default", super::super::POOL_SIZE), ("three", 3)]);
+        let messages: Vec<String> = r.errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(messages.len(), 2, "{messages:#?}");
+        assert!(
+            messages[0].contains("`processes` must be positive"),
+            "{}",
+            messages[0]
+        );
+        assert!(
+            messages[1].contains("may be 8 at most, not 9"),
+            "{}",
+            messages[1]
+        );
+    }
+
     #[test]
     fn errors_name_file_line_and_adapter() {
         let r = parse(
