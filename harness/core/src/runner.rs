@@ -376,22 +376,22 @@ fn largest_first(cases: &[Case], batch: usize) -> Vec<(usize, usize)> {
         .step_by(batch)
         .map(|start| (start, (start + batch).min(cases.len())))
         .collect();
-    let weight = |body: &[u8]| {
-        let lines = body.iter().filter(|&&octet| octet == b'\n').count();
-        body.len() + LINE_WEIGHT * lines
-    };
-    let size = |&(start, end): &(usize, usize)| -> usize {
-        cases[start..end]
-            .iter()
-            .map(|case| weight(&case.body))
-            .sum()
-    };
-    ranges.sort_by_key(|range| std::cmp::Reverse(size(range)));
+    // Each range weighed once (a body can be megabytes), not once per comparison.
+    ranges.sort_by_cached_key(|&(start, end)| {
+        std::cmp::Reverse(cases[start..end].iter().map(weight).sum::<usize>())
+    });
     ranges
 }
 
 /// What one line of a body weighs against its octets when [`largest_first`] orders cases.
 const LINE_WEIGHT: usize = 128;
+
+/// How heavy `case` is to parse, for [`largest_first`]: its body's octets plus
+/// [`LINE_WEIGHT`] per line.
+fn weight(case: &Case) -> usize {
+    let lines = case.body.iter().filter(|&&octet| octet == b'\n').count();
+    case.body.len() + LINE_WEIGHT * lines
+}
 
 /// A rayon pool of `threads` threads (`None` when one cannot be built: the caller then
 /// runs in the global pool).
@@ -618,13 +618,22 @@ pub fn evaluate_case_with_evidence(
     implementation: &dyn Implementation,
     case: &Case,
 ) -> (Vec<Outcome>, Vec<String>) {
-    let queries: Vec<QueryInput<'_>> = case.queries.iter().map(QueryInput::from).collect();
-    let input = CaseInput {
+    let queries = query_inputs(case);
+    evaluate_with_evidence(implementation, &case_input(case, &queries))
+}
+
+/// The queries of `case` as an implementation sees them.
+fn query_inputs(case: &Case) -> Vec<QueryInput<'_>> {
+    case.queries.iter().map(QueryInput::from).collect()
+}
+
+/// `case` as an implementation sees it, with `queries` ([`query_inputs`]).
+fn case_input<'a>(case: &'a Case, queries: &'a [QueryInput<'a>]) -> CaseInput<'a> {
+    CaseInput {
         robots: &case.body,
         fetch: case.fetch.as_ref(),
-        queries: &queries,
-    };
-    evaluate_with_evidence(implementation, &input)
+        queries,
+    }
 }
 
 /// Evaluates one input, guaranteeing one outcome per query: a fetch outcome given to an
@@ -655,18 +664,11 @@ pub fn evaluate_cases_with_evidence(
     implementation: &dyn Implementation,
     cases: &[Case],
 ) -> Vec<(Vec<Outcome>, Vec<String>)> {
-    let queries: Vec<Vec<QueryInput<'_>>> = cases
-        .iter()
-        .map(|case| case.queries.iter().map(QueryInput::from).collect())
-        .collect();
+    let queries: Vec<Vec<QueryInput<'_>>> = cases.iter().map(query_inputs).collect();
     let inputs: Vec<CaseInput<'_>> = cases
         .iter()
         .zip(&queries)
-        .map(|(case, queries)| CaseInput {
-            robots: &case.body,
-            fetch: case.fetch.as_ref(),
-            queries,
-        })
+        .map(|(case, queries)| case_input(case, queries))
         .collect();
     if let [input] = inputs.as_slice() {
         return vec![evaluate_with_evidence(implementation, input)];
@@ -792,7 +794,7 @@ mod tests {
     struct Batched {
         inner: Box<dyn Implementation>,
         size: usize,
-        batches: std::sync::Mutex<Vec<usize>>,
+        batches: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
     }
 
     impl Implementation for Batched {
@@ -831,10 +833,11 @@ mod tests {
     /// size, and each case's answer lands on its own queries, checked like any other.
     #[test]
     fn batches_are_answered_case_by_case_in_corpus_order() {
+        let batches = std::sync::Arc::default();
         let batched = Batched {
             inner: conforming().boxed(),
             size: 2,
-            batches: std::sync::Mutex::new(Vec::new()),
+            batches: std::sync::Arc::clone(&batches),
         };
         let corpus = fixtures::corpus();
         let whole = run(&corpus, &[conforming().boxed()]);
@@ -866,6 +869,12 @@ mod tests {
             }
         }
         assert!(short >= 2, "{short}");
+        // Only whole batches reach `evaluate_batch`; a case left alone is asked alone.
+        let batches = batches.lock().unwrap();
+        assert!(
+            !batches.is_empty() && batches.iter().all(|&n| n == 2),
+            "{batches:?}"
+        );
     }
 
     #[test]
@@ -877,15 +886,7 @@ mod tests {
             let mut seen: Vec<usize> = order.iter().flat_map(|&(a, b)| a..b).collect();
             let sizes: Vec<usize> = order
                 .iter()
-                .map(|&(a, b)| {
-                    cases[a..b]
-                        .iter()
-                        .map(|c| {
-                            c.body.len()
-                                + LINE_WEIGHT * c.body.iter().filter(|&&o| o == b'\n').count()
-                        })
-                        .sum()
-                })
+                .map(|&(a, b)| cases[a..b].iter().map(weight).sum())
                 .collect();
             assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{batch}: {sizes:?}");
             assert!(order.iter().all(|&(a, b)| b - a <= batch && b > a));
