@@ -208,8 +208,9 @@ impl Scenario {
     }
 }
 
-/// A page path: an origin-form request target, not reserved.
-fn check_page(page: &str) -> Result<(), Error> {
+/// A page path: an origin-form request target, not reserved (what [`Scenario::validate`]
+/// asks of each of `pages`).
+pub(crate) fn check_page(page: &str) -> Result<(), Error> {
     let parsed = http::uri::PathAndQuery::from_str(page).ok();
     let well_formed = page.starts_with('/')
         && page

@@ -25,6 +25,7 @@ use std::path::PathBuf;
 
 use super::crawler::Crawler;
 use super::CrawlReport;
+use crate::scenario::check_page;
 use crate::served_case::{case_scenario, page_of};
 use crate::{Fault, Scenario};
 
@@ -168,7 +169,7 @@ impl Implementation for CrawlerImplementation {
                 match self.crawler.run_many(&scenarios, agent) {
                     Ok(reports) => {
                         for (&(p, c), report) in part.iter().zip(&reports) {
-                            plans[p].judge(c, &self.crawler, report);
+                            plans[p].judge(c, report);
                         }
                     }
                     Err(error) => {
@@ -249,7 +250,7 @@ impl<'a> CasePlan<'a> {
             return;
         }
         let scenario = &mut self.crawls[crawl].scenario;
-        match scenario.clone().with_pages([page.clone()]).validate() {
+        match check_page(&page) {
             Ok(()) if !scenario.pages.contains(&page) => scenario.pages.push(page),
             Ok(()) => {}
             Err(why) => {
@@ -261,7 +262,7 @@ impl<'a> CasePlan<'a> {
     }
 
     /// Judges the queries of crawl `crawl` from its report.
-    fn judge(&mut self, crawl: usize, crawler: &Crawler, report: &CrawlReport) {
+    fn judge(&mut self, crawl: usize, report: &CrawlReport) {
         let agent = self.crawls[crawl].agent;
         self.evidence.extend(request_log(agent, report));
         for &i in &self.crawls[crawl].queries {
@@ -274,7 +275,7 @@ impl<'a> CasePlan<'a> {
             let outcome = match fetched {
                 Some(false) if report.timed_out => Outcome::Timeout(format!(
                     "{} was ended at its time limit of {} before fetching {page}",
-                    crawler.name(),
+                    report.crawler,
                     reptest_core::seconds(report.time_limit)
                 )),
                 Some(allowed) => Outcome::Verdict {
