@@ -10,7 +10,7 @@
 //! crawler's product token): the token it is given, its own name, or always `*`.
 
 use reptest_core::Environment;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::crawler::{Crawler, Package};
@@ -121,22 +121,11 @@ pub fn wget2() -> Crawler {
 pub fn mcp_fetch(environment: &Environment) -> Crawler {
     let venv = crawler_venv(environment, "mcp-fetch");
     let server = venv.join("bin/mcp-server-fetch");
-    Crawler::new(
-        "mcp-fetch",
-        [
-            venv.join("bin/python").to_string_lossy().into_owned(),
-            MCP_FETCH_CLIENT.to_owned(),
-            server.to_string_lossy().into_owned(),
-            "{agent}".to_owned(),
-            "{start_urls}".to_owned(),
-        ],
-    )
-    .with_env("HOME", "{workdir}")
-    .with_env("PYTHONDONTWRITEBYTECODE", "1")
-    .with_time_limit(Duration::from_secs(30))
-    .with_batch(BATCH_SITES, PER_SITE)
-    .with_requirement(server)
-    .with_version(MCP_FETCH_VERSION)
+    let server_path = server.to_string_lossy().into_owned();
+    python_crawler(&venv, ("mcp-fetch", MCP_FETCH_CLIENT), &[server_path])
+        .with_time_limit(Duration::from_secs(30))
+        .with_requirement(server)
+        .with_version(MCP_FETCH_VERSION)
 }
 
 /// Crawlee for Python (PyPI `crawlee`, pinned at [`CRAWLEE_PYTHON_VERSION`]), running
@@ -155,22 +144,11 @@ pub fn mcp_fetch(environment: &Environment) -> Crawler {
 /// crawler passes none): it obeys neither the token it is given nor a name of its own.
 pub fn crawlee_python(environment: &Environment) -> Crawler {
     let venv = crawler_venv(environment, "crawlee");
-    Crawler::new(
-        "crawlee-python",
-        [
-            venv.join("bin/python").to_string_lossy().into_owned(),
-            CRAWLEE_PYTHON_SCRIPT.to_owned(),
-            "{agent}".to_owned(),
-            "{start_urls}".to_owned(),
-        ],
-    )
-    .with_env("HOME", "{workdir}")
-    .with_env("CRAWLEE_STORAGE_DIR", "{workdir}/storage")
-    .with_env("PYTHONDONTWRITEBYTECODE", "1")
-    .with_time_limit(Duration::from_secs(15))
-    .with_batch(BATCH_SITES, PER_SITE)
-    .with_requirement(venv.join("bin/crawlee"))
-    .with_version(CRAWLEE_PYTHON_VERSION)
+    python_crawler(&venv, ("crawlee-python", CRAWLEE_PYTHON_SCRIPT), &[])
+        .with_env("CRAWLEE_STORAGE_DIR", "{workdir}/storage")
+        .with_time_limit(Duration::from_secs(15))
+        .with_requirement(venv.join("bin/crawlee"))
+        .with_version(CRAWLEE_PYTHON_VERSION)
 }
 
 /// trafilatura's spider (PyPI `trafilatura`, pinned at [`TRAFILATURA_VERSION`]), the
@@ -194,21 +172,27 @@ pub fn crawlee_python(environment: &Environment) -> Crawler {
 /// its own.
 pub fn trafilatura(environment: &Environment) -> Crawler {
     let venv = crawler_venv(environment, "trafilatura");
+    python_crawler(&venv, ("trafilatura", TRAFILATURA_SCRIPT), &[])
+        .with_time_limit(Duration::from_secs(15))
+        .with_requirement(venv.join("bin/trafilatura"))
+        .with_version(TRAFILATURA_VERSION)
+}
+
+/// A crawler named `name` that is the Python script `script` of this crate, run by the
+/// Python of `venv` (its own, [`crawler_venv`]) in batches of [`BATCH_SITES`] sites:
+/// `{venv}/bin/python SCRIPT ARGS... {agent} {start_urls}`, `HOME` the work directory,
+/// no `__pycache__` written.
+fn python_crawler(venv: &Path, (name, script): (&str, &str), args: &[String]) -> Crawler {
+    let python = venv.join("bin/python").to_string_lossy().into_owned();
+    let head = [python, script.to_owned()];
+    let tail = ["{agent}".to_owned(), "{start_urls}".to_owned()];
     Crawler::new(
-        "trafilatura",
-        [
-            venv.join("bin/python").to_string_lossy().into_owned(),
-            TRAFILATURA_SCRIPT.to_owned(),
-            "{agent}".to_owned(),
-            "{start_urls}".to_owned(),
-        ],
+        name,
+        head.into_iter().chain(args.iter().cloned()).chain(tail),
     )
     .with_env("HOME", "{workdir}")
     .with_env("PYTHONDONTWRITEBYTECODE", "1")
-    .with_time_limit(Duration::from_secs(15))
     .with_batch(BATCH_SITES, PER_SITE)
-    .with_requirement(venv.join("bin/trafilatura"))
-    .with_version(TRAFILATURA_VERSION)
 }
 
 /// A crawler that is a Node script of this crate with its npm package in
