@@ -9,8 +9,8 @@ Each runs the way its header tells a maintainer to, against the libraries setup
 installed at their pins (harness/external/setup):
 - Python: the project venv ($REPTEST_STATE/venv), which holds the pins of
   harness/external/python/requirements.txt; the crawlers' loopback scripts (Python too)
-  start wget, wget2 and httrack from Debian, Scrapy, the MCP fetch server and Crawlee
-  for Python from their own venvs and the npm crawlers from theirs;
+  start wget, wget2 and httrack from Debian, Scrapy, the MCP fetch server, Crawlee
+  for Python and trafilatura from their own venvs and the npm crawlers from theirs;
 - JavaScript: node with NODE_PATH=harness/external/node/node_modules (package-lock.json);
 - Go: a fresh module per reproducer, made by the report's own install line
   (`go mod init repro && go get MODULE@VERSION`), then `go run`;
@@ -75,12 +75,11 @@ def python_cmd(entry, file: Path, _work: Path):
     # The crawlers' scripts start the crawler by name: Scrapy, the MCP fetch server,
     # Crawlee for Python and trafilatura (`python3` runs the driver scripts) from their own venvs, the
     # npm crawlers with NODE_PATH their pinned node_modules (as their run line says).
-    # trafilatura's driver imports trafilatura, so its venv's python3 comes first for its
-    # reproducers (the other drivers need only the standard library or their venv's).
+    # A driver may import its crawler (trafilatura's, Crawlee's), so the crawler's own venv
+    # (the one its implementation's name names) comes first on PATH, then the others.
     crawlers = STATE / "crawlers"
-    names = ["crawlee", "mcp-fetch", "scrapy"]
-    if entry.get("implementation") == "crawler-trafilatura":
-        names.insert(0, "trafilatura")
+    names = ["crawlee", "mcp-fetch", "scrapy", "trafilatura"]
+    names.sort(key=lambda name: name not in entry.get("implementation", ""))
     venvs = [crawlers / f"{name}-venv" / "bin" for name in names]
     path = os.pathsep.join([*map(str, venvs), os.environ.get("PATH", "")])
     env = dict(os.environ, PATH=path, NODE_PATH=str(crawlers / "node" / "node_modules"))

@@ -45,18 +45,18 @@ fn replay(name: &str) -> Option<Replay> {
             crawler.version().unwrap_or_default()
         )
     };
+    // A driver script written under its own file name.
+    let script = |path: &'static str, source: &'static str| {
+        Some((path, path.rsplit('/').next().unwrap_or(path), source))
+    };
     let (crawler, install, driver, node) = match name {
         "crawler-wget" => (crawl::wget(), None, None, false),
         "crawler-httrack" => (crawl::httrack(), None, None, false),
         "crawler-wget2" => (crawl::wget2(), None, None, false),
         "crawler-linkchecker" => (crawl::linkchecker(), None, None, false),
         "crawler-lwp-robotua" => {
-            let driver = (
-                crawl::fetchers::LWP_ROBOTUA_SCRIPT,
-                "lwp_robotua.pl",
-                LWP_ROBOTUA_DRIVER,
-            );
-            (crawl::lwp_robotua(), None, Some(driver), false)
+            let driver = script(crawl::fetchers::LWP_ROBOTUA_SCRIPT, LWP_ROBOTUA_DRIVER);
+            (crawl::lwp_robotua(), None, driver, false)
         }
         "crawler-scrapy" => {
             let crawler = crawl::scrapy(&environment);
@@ -67,55 +67,42 @@ fn replay(name: &str) -> Option<Replay> {
         "crawler-mcp-fetch" => {
             let crawler = crawl::mcp_fetch(&environment);
             let install = pip(&crawler, "mcp-server-fetch");
-            let driver = (
-                crawl::fetchers::MCP_FETCH_CLIENT,
-                "mcp_fetch_client.py",
-                MCP_DRIVER,
-            );
-            (crawler, Some(install), Some(driver), false)
+            let driver = script(crawl::fetchers::MCP_FETCH_CLIENT, MCP_DRIVER);
+            (crawler, Some(install), driver, false)
         }
         "crawler-crawlee-python" => {
-            let crawler = crawl::crawlee_python(&environment);
             let install = format!(
                 "pip install 'crawlee[beautifulsoup]=={}'",
                 crawl::CRAWLEE_PYTHON_VERSION
             );
-            let driver = (
+            let driver = script(
                 crawl::fetchers::CRAWLEE_PYTHON_SCRIPT,
-                "crawlee_crawler.py",
                 CRAWLEE_PYTHON_DRIVER,
             );
-            (crawler, Some(install), Some(driver), false)
+            (
+                crawl::crawlee_python(&environment),
+                Some(install),
+                driver,
+                false,
+            )
         }
         "crawler-crawlee-js" => {
             let crawler = crawl::crawlee_js(&environment);
             let install = npm(&crawler, "@crawlee/cheerio");
-            let driver = (
-                crawl::fetchers::CRAWLEE_JS_SCRIPT,
-                "crawlee_crawler.js",
-                CRAWLEE_JS_DRIVER,
-            );
-            (crawler, Some(install), Some(driver), true)
+            let driver = script(crawl::fetchers::CRAWLEE_JS_SCRIPT, CRAWLEE_JS_DRIVER);
+            (crawler, Some(install), driver, true)
         }
         "crawler-trafilatura" => {
             let crawler = crawl::trafilatura(&environment);
             let install = pip(&crawler, "trafilatura");
-            let driver = (
-                crawl::fetchers::TRAFILATURA_SCRIPT,
-                "trafilatura_crawler.py",
-                TRAFILATURA_DRIVER,
-            );
-            (crawler, Some(install), Some(driver), false)
+            let driver = script(crawl::fetchers::TRAFILATURA_SCRIPT, TRAFILATURA_DRIVER);
+            (crawler, Some(install), driver, false)
         }
         "crawler-simplecrawler" => {
             let crawler = crawl::simplecrawler(&environment);
             let install = npm(&crawler, "simplecrawler");
-            let driver = (
-                crawl::fetchers::SIMPLECRAWLER_SCRIPT,
-                "simplecrawler_crawler.js",
-                SIMPLECRAWLER_DRIVER,
-            );
-            (crawler, Some(install), Some(driver), true)
+            let driver = script(crawl::fetchers::SIMPLECRAWLER_SCRIPT, SIMPLECRAWLER_DRIVER);
+            (crawler, Some(install), driver, true)
         }
         _ => return None,
     };
