@@ -53,23 +53,7 @@ fn crawlers_are_listed_available_with_the_crawler_capability() {
         .filter(|i| i["capabilities"]["crawler"] == true)
         .collect();
     let names: Vec<&str> = crawlers.iter().filter_map(|i| i["name"].as_str()).collect();
-    assert_eq!(
-        names,
-        [
-            "crawler-wget",
-            "crawler-httrack",
-            "crawler-scrapy",
-            "crawler-colly",
-            "crawler-wget2",
-            "crawler-simplecrawler",
-            "crawler-lwp-robotua",
-            "crawler-linkchecker",
-            "crawler-mcp-fetch",
-            "crawler-crawlee-python",
-            "crawler-crawlee-js",
-            "crawler-trafilatura",
-        ]
-    );
+    assert_eq!(names, CRAWLERS);
     let languages: std::collections::BTreeSet<&str> = crawlers
         .iter()
         .filter_map(|i| i["language"].as_str())
