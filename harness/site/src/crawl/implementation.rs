@@ -162,25 +162,41 @@ impl Implementation for CrawlerImplementation {
                 .chunks(1)
                 .chain(together.chunks(self.crawler.batch_size()));
             for part in parts {
-                let scenarios: Vec<Scenario> = part
-                    .iter()
-                    .map(|&(p, c)| plans[p].crawls[c].scenario.clone())
-                    .collect();
-                match self.crawler.run_many(&scenarios, agent) {
-                    Ok(reports) => {
-                        for (&(p, c), report) in part.iter().zip(&reports) {
-                            plans[p].judge(c, report);
-                        }
-                    }
-                    Err(error) => {
-                        for &(p, c) in part {
-                            plans[p].fail(c, &error.to_string());
-                        }
-                    }
-                }
+                self.crawl_part(&mut plans, part, agent);
             }
         }
         plans.into_iter().map(CasePlan::answer).collect()
+    }
+}
+
+impl CrawlerImplementation {
+    /// Crawls the sites of `part` (crawl `c` of plan `p` each) as `agent` in one process and
+    /// judges each. A batch ended at its time limit says nothing about the sites it had
+    /// not finished (a crawler stuck on one site, or starved of CPU, leaves every other
+    /// unfetched): each of its sites is crawled again alone, as a crawler without batches
+    /// is, and judged from that crawl.
+    fn crawl_part(&self, plans: &mut [CasePlan<'_>], part: &[(usize, usize)], agent: &str) {
+        let scenarios: Vec<Scenario> = part
+            .iter()
+            .map(|&(p, c)| plans[p].crawls[c].scenario.clone())
+            .collect();
+        match self.crawler.run_many(&scenarios, agent) {
+            Ok(reports) if part.len() > 1 && reports.iter().any(|r| r.timed_out) => {
+                for single in part.chunks(1) {
+                    self.crawl_part(plans, single, agent);
+                }
+            }
+            Ok(reports) => {
+                for (&(p, c), report) in part.iter().zip(&reports) {
+                    plans[p].judge(c, report);
+                }
+            }
+            Err(error) => {
+                for &(p, c) in part {
+                    plans[p].fail(c, &error.to_string());
+                }
+            }
+        }
     }
 }
 
@@ -326,4 +342,50 @@ fn request_log(agent: &str, report: &CrawlReport) -> Vec<String> {
         lines.push(format!("{agent}: no request"));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reptest_core::QueryInput;
+    use reptest_corpus::Fetch;
+    use std::time::Duration;
+
+    /// A batch that hangs is crawled again site by site: a "crawler" that sleeps when it
+    /// is given several start pages, and with one requests that site's robots.txt.
+    #[test]
+    fn a_batch_ended_at_its_time_limit_is_crawled_again_site_by_site() {
+        let script = r#"if [ $# -gt 1 ]; then exec sleep 30; fi
+            exec curl -s -o /dev/null -A "$0" "${1%/*}/robots.txt""#;
+        let crawler = Crawler::new("stuck", ["sh", "-c", script, "{agent}", "{start_urls}"])
+            .with_time_limit(Duration::from_secs(2))
+            .with_batch(4, Duration::ZERO);
+        let implementation =
+            CrawlerImplementation::new("stuck", "sh", crawler, &Environment::default());
+        let fetch = Fetch {
+            status: Some(200),
+            ..Fetch::default()
+        };
+        let queries = [QueryInput {
+            agent: "bot",
+            url: "/robots.txt",
+        }];
+        let case = CaseInput {
+            robots: b"User-agent: *\nDisallow: /\n",
+            fetch: Some(&fetch),
+            queries: &queries,
+        };
+        let answers = implementation.evaluate_batch(&[case, case]);
+        assert_eq!(answers.len(), 2);
+        for (outcomes, evidence) in answers {
+            assert_eq!(
+                outcomes,
+                [Outcome::Verdict {
+                    allowed: true,
+                    line: None
+                }]
+            );
+            assert_eq!(evidence, ["bot: GET /robots.txt"]);
+        }
+    }
 }
