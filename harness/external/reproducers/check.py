@@ -211,8 +211,14 @@ def check_output(entry, result) -> str | None:
 
 
 def tail(result) -> str:
+    """What the reproducer printed besides its answer (a crawler's reproducer lists the
+    requests it saw), so a failure in CI can be told apart from a stale report."""
     err = result.stderr.strip()
-    return f" (stderr: {err[-400:]})" if err else ""
+    if err:
+        return f" (stderr: {err[-400:]})"
+    out = [line for line in result.stdout.splitlines()
+           if line.split(":", 1)[0].strip() not in ("expected", "actual")]
+    return f" (printed: {' | '.join(out)[-400:]})" if out else ""
 
 
 COMMANDS = {

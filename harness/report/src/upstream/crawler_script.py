@@ -53,6 +53,11 @@ def page_html(title, links=()):
 
 def handler(index, table):
     class Handler(http.server.BaseHTTPRequestHandler):
+        # HTTP/1.1 with keep-alive, as reptest's site (hyper) answers: an HTTP/1.0 server
+        # closes after each answer, and a crawler that reuses the connection anyway (wget
+        # after a 5xx) may write to it before the close arrives and give up on the page.
+        protocol_version = "HTTP/1.1"
+
         def log_message(self, *args):
             pass
 
