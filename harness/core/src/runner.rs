@@ -481,9 +481,8 @@ fn run_parsers(
             let (tell, last_started) = std::sync::mpsc::channel::<()>();
             let pool = parsers.as_ref();
             let column = scope.spawn(move || {
-                let tell = std::sync::Mutex::new(tell);
                 let signal = || {
-                    let _ = tell.lock().unwrap_or_else(|e| e.into_inner()).send(());
+                    let _ = tell.send(());
                 };
                 install(pool, || {
                     run_column(cases, implementation, held, None, &signal)

@@ -73,8 +73,9 @@ def need(path_or_cmd: str) -> str:
 
 def python_cmd(entry, file: Path, _work: Path):
     # The crawlers' scripts start the crawler by name: Scrapy, the MCP fetch server,
-    # Crawlee for Python and trafilatura (`python3` runs the driver scripts) from their own venvs, the
-    # npm crawlers with NODE_PATH their pinned node_modules (as their run line says).
+    # Crawlee for Python and trafilatura (`python3` runs the driver scripts) from their
+    # own venvs, the npm crawlers with NODE_PATH their pinned node_modules (as their run
+    # line says).
     # A driver may import its crawler (trafilatura's, Crawlee's), so the crawler's own venv
     # (the one its implementation's name names) comes first on PATH, then the others.
     crawlers = STATE / "crawlers"

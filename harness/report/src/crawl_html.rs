@@ -19,7 +19,8 @@ pub(crate) fn section(page: &mut String, report: &Report) {
     page.push_str(
         "<p class=note>Each crawler ran on the loopback site against the cases that describe \
          how the robots.txt was fetched, a site of its own per case and agent (most crawlers \
-         take many sites per process): a page it fetched is allowed, one it left is disallowed. Per topic of RFC 9309 §2.3–§2.5, its MUST \
+         take many sites per process): a page it fetched is allowed, one it left is \
+         disallowed. Per topic of RFC 9309 §2.3–§2.5, its MUST \
          queries: <em>ok N</em> when all N judged passed, <em>broken F/N</em> when F failed. \
          The time is the crawler's wall time for the whole corpus (the crawlers run \
          together, so their times overlap). Below, each MUST it breaks, with one query and \

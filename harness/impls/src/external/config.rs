@@ -651,6 +651,15 @@ mod tests {
         registry
     }
 
+    /// The registry's errors, in order: as many as `fragments`, each containing its own.
+    fn assert_errors(r: &Registry, fragments: &[&str]) {
+        let messages: Vec<String> = r.errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(messages.len(), fragments.len(), "{messages:#?}");
+        for (message, fragment) in messages.iter().zip(fragments) {
+            assert!(message.contains(fragment), "{message}\nlacks: {fragment}");
+        }
+    }
+
     #[test]
     fn placeholders_and_defaults() {
         let r = parse(
@@ -689,17 +698,9 @@ mod tests {
             .map(|a| (a.name.as_str(), a.processes))
             .collect();
         assert_eq!(pools, [("default", super::super::POOL_SIZE), ("three", 3)]);
-        let messages: Vec<String> = r.errors.iter().map(|e| e.to_string()).collect();
-        assert_eq!(messages.len(), 2, "{messages:#?}");
-        assert!(
-            messages[0].contains("`processes` must be positive"),
-            "{}",
-            messages[0]
-        );
-        assert!(
-            messages[1].contains("may be 8 at most, not 9"),
-            "{}",
-            messages[1]
+        assert_errors(
+            &r,
+            &["`processes` must be positive", "may be 8 at most, not 9"],
         );
     }
 
@@ -709,27 +710,14 @@ mod tests {
             "[[adapter]]\nname = \"good\"\nlanguage = \"Go\"\ncommand = [\"x\"]\n\n[[adapter]]\nname = \"typo\"\nlanguage = \"Go\"\ncomand = [\"x\"]\n\n[[adapter]]\nname = \"good\"\nlanguage = \"Go\"\ncommand = [\"{nope}\"]\n\n[[adapter]]\nname = \"pq\"\nlanguage = \"C\"\nmode = \"per-query\"\ncommand = [\"x\", \"%robots%\"]\nallowed_pattern = \"(\"\ndisallowed_pattern = \"D\"\n\n[[adapter]]\nname = \"good\"\nlanguage = \"Go\"\ncommand = [\"y\"]\n",
         );
         assert_eq!(r.adapters.len(), 1);
-        let messages: Vec<String> = r.errors.iter().map(|e| e.to_string()).collect();
-        assert_eq!(messages.len(), 4, "{messages:#?}");
-        assert!(
-            messages[0].contains("adapters.toml:6: adapter `typo`: unknown field `comand`"),
-            "{}",
-            messages[0]
-        );
-        assert!(
-            messages[1].contains(":11: adapter `good`: unknown placeholder `{nope}`"),
-            "{}",
-            messages[1]
-        );
-        assert!(
-            messages[2].contains(":16: adapter `pq`: `allowed_pattern` is not a valid regex"),
-            "{}",
-            messages[2]
-        );
-        assert!(
-            messages[3].contains(":24: adapter `good`: the name is taken"),
-            "{}",
-            messages[3]
+        assert_errors(
+            &r,
+            &[
+                "adapters.toml:6: adapter `typo`: unknown field `comand`",
+                ":11: adapter `good`: unknown placeholder `{nope}`",
+                ":16: adapter `pq`: `allowed_pattern` is not a valid regex",
+                ":24: adapter `good`: the name is taken",
+            ],
         );
     }
 
@@ -775,19 +763,12 @@ mod tests {
             "{}",
             js_latest.fix
         );
-        let messages: Vec<String> = r.errors.iter().map(|e| e.to_string()).collect();
-        assert_eq!(messages.len(), 2, "{messages:#?}");
-        assert!(
-            messages[0].contains(
-                "adapter `bad`: `latest = true` needs `{venv}`, `{npm_prefix}` or `{bin}`"
-            ),
-            "{}",
-            messages[0]
-        );
-        assert!(
-            messages[1].contains("adapter `x@latest`: `name = \"x@latest\"`: `@` is kept"),
-            "{}",
-            messages[1]
+        assert_errors(
+            &r,
+            &[
+                "adapter `bad`: `latest = true` needs `{venv}`, `{npm_prefix}` or `{bin}`",
+                "adapter `x@latest`: `name = \"x@latest\"`: `@` is kept",
+            ],
         );
     }
 

@@ -111,9 +111,10 @@ impl Crawler {
     }
 
     /// The same crawler, crawling up to `sites` sites in one run (one process given every
-    /// start page, [`Crawler::run_many`]): its command must hold `{start_urls}`. A batch of `n` sites has the time limit plus `per_site` for
-    /// each site after the first. A crawler whose process costs seconds to start (a
-    /// runtime, an MCP session) pays that once per batch, not once per case.
+    /// start page, [`Crawler::run_many`]): its command must hold `{start_urls}`. A batch
+    /// of `n` sites has the time limit plus `per_site` for each site after the first. A
+    /// crawler whose process costs seconds to start (a runtime, an MCP session) pays that
+    /// once per batch, not once per case.
     pub fn with_batch(mut self, sites: usize, per_site: Duration) -> Self {
         self.batch = Some(Batch {
             sites: sites.max(1),

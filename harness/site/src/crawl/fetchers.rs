@@ -196,18 +196,16 @@ fn python_crawler(venv: &Path, (name, script): (&str, &str), args: &[String]) ->
 }
 
 /// A crawler that is a Node script of this crate with its npm package in
-/// [`crawler_node_modules`], given `args`.
-fn node_crawler(
-    environment: &Environment,
-    (name, script, args): (&str, &str, [&str; 2]),
-    package: &str,
-) -> Crawler {
+/// [`crawler_node_modules`], run in batches of [`BATCH_SITES`] sites:
+/// `node SCRIPT {agent} {start_urls}`, `HOME` the work directory.
+fn node_crawler(environment: &Environment, name: &str, script: &str, package: &str) -> Crawler {
     let modules = crawler_node_modules(environment);
-    Crawler::new(name, ["node", script, args[0], args[1]])
+    Crawler::new(name, ["node", script, "{agent}", "{start_urls}"])
         .with_env("HOME", "{workdir}")
         .with_env("NODE_PATH", modules.to_string_lossy())
         .with_time_limit(Duration::from_secs(15))
         .with_requirement(modules.join(package).join("package.json"))
+        .with_batch(BATCH_SITES, PER_SITE)
 }
 
 /// Crawlee for JavaScript (npm `@crawlee/cheerio`, Crawlee's plain-HTTP crawler, pinned
@@ -227,11 +225,11 @@ fn node_crawler(
 pub fn crawlee_js(environment: &Environment) -> Crawler {
     node_crawler(
         environment,
-        ("crawlee-js", CRAWLEE_JS_SCRIPT, ["{agent}", "{start_urls}"]),
+        "crawlee-js",
+        CRAWLEE_JS_SCRIPT,
         "@crawlee/cheerio",
     )
     .with_version(CRAWLEE_JS_VERSION)
-    .with_batch(BATCH_SITES, PER_SITE)
 }
 
 /// simplecrawler (npm `simplecrawler`, pinned at [`SIMPLECRAWLER_VERSION`]), running
@@ -248,14 +246,10 @@ pub fn crawlee_js(environment: &Environment) -> Crawler {
 pub fn simplecrawler(environment: &Environment) -> Crawler {
     node_crawler(
         environment,
-        (
-            "simplecrawler",
-            SIMPLECRAWLER_SCRIPT,
-            ["{agent}", "{start_urls}"],
-        ),
+        "simplecrawler",
+        SIMPLECRAWLER_SCRIPT,
         "simplecrawler",
     )
-    .with_batch(BATCH_SITES, PER_SITE)
     .with_version(SIMPLECRAWLER_VERSION)
 }
 
@@ -326,8 +320,9 @@ pub fn lwp_robotua() -> Crawler {
 ///
 /// `linkchecker --no-status -r 2 --user-agent {agent} --timeout 5 -t 2 -o none
 /// {start_urls}`: recursion depth 2 (the start page and what it links), internal URLs
-/// only (its default: those under a start page), in batches of [`BATCH_SITES`] sites, the agent as the `User-Agent` of its page requests, a 5 s timeout,
-/// two threads, no output file. `HOME` is the work directory, so no `~/.linkchecker`
+/// only (its default: those under a start page), in batches of [`BATCH_SITES`] sites,
+/// the agent as the `User-Agent` of its page requests, a 5 s timeout, two threads, no
+/// output file. `HOME` is the work directory, so no `~/.linkchecker`
 /// configuration applies. Before a host's first URL it fetches `/robots.txt` with its own
 /// `User-Agent` (`Mozilla/5.0 (compatible; LinkChecker/10.2.1; ...)`), not the agent,
 /// and then matches groups for the agent it is given.

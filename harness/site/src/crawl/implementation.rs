@@ -7,16 +7,16 @@
 //!
 //! For one case, each product token of its queries gets one site, crawled on its own or,
 //! for a crawler run in batches, with the sites of other cases by the same process
-//! ([`CrawlerImplementation::evaluate_batch`](reptest_core::Implementation::evaluate_batch)): the site serves the
-//! case's robots.txt the way its fetch outcome says ([`crate::scenario_for`]), its start page
-//! links the path of every query with that token, the crawler runs with the token as its
-//! agent, and each query's verdict is read from the request log: fetched is `allowed`,
+//! ([`evaluate_batch`](reptest_core::Implementation::evaluate_batch)): the site serves the
+//! case's robots.txt the way its fetch outcome says ([`crate::scenario_for`]), its start
+//! page links the path of every query with that token, the crawler runs with the token as
+//! its agent, and each query's verdict is read from the request log: fetched is `allowed`,
 //! not fetched is `disallowed` ([`Crawler::run`]). A query for `/robots.txt` itself is
 //! `allowed` when the crawler requested it (§2.2.2: "The /robots.txt URI is implicitly
-//! allowed"). The scenario, the
-//! pages and the site's bounded lifetime are [`crate::served_case`]'s, shared with the libraries
-//! that fetch through their own API. What one fetch cannot show (a cached copy, §2.4) is `unsupported`; a page
-//! not fetched by a crawler ended at its time limit is `timeout`, not a verdict.
+//! allowed"). The scenario, the pages and the site's bounded lifetime are
+//! [`crate::served_case`]'s, shared with the libraries that fetch through their own API.
+//! What one fetch cannot show (a cached copy, §2.4) is `unsupported`; a page not fetched by
+//! a crawler ended at its time limit is `timeout`, not a verdict.
 
 use reptest_core::{
     Availability, Capabilities, CaseInput, Environment, ImplInfo, ImplKind, Implementation, Outcome,

@@ -149,8 +149,8 @@ pub fn colly_binary(environment: &Environment) -> PathBuf {
 /// a 5 s download timeout, eight requests at a time, no cookies, no proxy middleware, no
 /// telnet console, no HTTP cache, warnings only; in batches of [`BATCH_SITES`] sites (the
 /// start pages given space-separated, each site's host allowed, one robots.txt per
-/// origin: Scrapy's middleware keeps one parser per host and port). `HOME` is the work directory, and no
-/// `__pycache__` is written next to the spider.
+/// origin: Scrapy's middleware keeps one parser per host and port). `HOME` is the work
+/// directory, and no `__pycache__` is written next to the spider.
 ///
 /// Its product token is the agent: `ROBOTSTXT_USER_AGENT` is the string Scrapy matches
 /// groups against (when unset, it uses the request's `User-Agent`, here the same).
